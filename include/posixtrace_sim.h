@@ -1,0 +1,66 @@
+/*
+ * <posixtrace_sim.h> -- simulation control for the posixtrace reference.
+ *
+ * For reference-specific (exact) tests only: portable conformance tests never
+ * include this header.  It makes a stream deterministic: with a simulated
+ * clock, the same program gives the same events and the same timestamps, run
+ * after run, on any machine.
+ *
+ * The simulated clock belongs to a stream.  It is chosen through the stream's
+ * creation attributes (an implementation extension of trace_attr_t, which
+ * XSH 2.11.1.2 allows): the clock starts at `start` when the stream is
+ * created; every event recorded in the stream (system events included) takes
+ * the clock's current value as its timestamp, and the clock then advances by
+ * `step_ns`.  posixtrace_sim_advance() moves it on explicitly.  The stream's
+ * creation time is `start`, and its clock resolution is 1 ns.
+ *
+ * Simulated CPUs belong to threads: a thread that calls
+ * posixtrace_sim_setcpu(n) records its events as coming from CPU n (the
+ * posix_cpu member of struct posix_trace_event_info).  Other threads record
+ * the CPU they run on.
+ *
+ * Timeouts of posix_trace_timedgetnext_event() are always measured on the
+ * real CLOCK_REALTIME, as XSH requires.
+ */
+#ifndef POSIXTRACE_SIM_H
+#define POSIXTRACE_SIM_H
+
+#include <trace.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Streams created from attr use a simulated clock starting at *start and
+ * advancing by step_ns (>= 0) after each event.  EINVAL: attr not
+ * initialised, start NULL or not normalised, step_ns negative. */
+int posixtrace_attr_setsimclock(trace_attr_t *attr,
+                                const struct timespec *start, long step_ns);
+
+/* *enabled is nonzero if attr selects the simulated clock; start and step_ns
+ * (either may be NULL) receive its settings.  EINVAL: attr not initialised,
+ * enabled NULL. */
+int posixtrace_attr_getsimclock(const trace_attr_t *attr, int *enabled,
+                                struct timespec *start, long *step_ns);
+
+/* Moves the simulated clock of stream trid forward by ns (>= 0).
+ * EINVAL: trid is not an active stream of this process, or it has no
+ * simulated clock, or ns is negative. */
+int posixtrace_sim_advance(trace_id_t trid, long long ns);
+
+/* The current value of the simulated clock of trid (the timestamp the next
+ * event will get).  EINVAL as for posixtrace_sim_advance(), or now NULL. */
+int posixtrace_sim_now(trace_id_t trid, struct timespec *now);
+
+/* Events recorded by the calling thread from now on carry CPU cpu
+ * (0..1023); -1 goes back to the real CPU.  EINVAL otherwise. */
+int posixtrace_sim_setcpu(int cpu);
+
+/* The calling thread's simulated CPU, or -1 if it has none. */
+int posixtrace_sim_getcpu(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POSIXTRACE_SIM_H */

@@ -1,0 +1,100 @@
+/*
+ * event_names.c -- the process's mapping of user event names to identifiers
+ * (S0123-S0131, S0236, S0237), and the names of the system events.
+ * Process-wide state forced by the API: posix_trace_eventid_open() has no
+ * stream argument and its mapping outlives streams (S0131).
+ */
+#include <errno.h>
+#include <string.h>
+#include "event_names.h"
+
+static struct {
+    pthread_mutex_t lock;
+    unsigned        count;
+    char            names[NAMED_USER_EVENT_MAX][TRACE_EVENT_NAME_MAX + 1];
+} user_names = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+struct system_event {
+    trace_event_id_t id;
+    const char      *name;
+    int              supported;     /* its option is provided */
+};
+
+/* Increasing id order; the order of the event type list. */
+static const struct system_event system_events[] = {
+    { 1, "posix_trace_start",       1 },
+    { 2, "posix_trace_stop",        1 },
+    { 3, "posix_trace_filter",      _POSIX_TRACE_EVENT_FILTER > 0 },
+    { 4, "posix_trace_overflow",    1 },
+    { 5, "posix_trace_resume",      1 },
+    { 6, "posix_trace_flush_start", _POSIX_TRACE_LOG > 0 },
+    { 7, "posix_trace_flush_stop",  _POSIX_TRACE_LOG > 0 },
+    { 8, "posix_trace_error",       1 },
+    { 16, "posix_trace_unnamed_userevent", 1 },
+};
+#define SYSTEM_EVENT_COUNT (sizeof system_events / sizeof system_events[0])
+
+int event_names_open(const char *name, trace_event_id_t *id)
+{
+    if (name == NULL || id == NULL)
+        return EINVAL;
+    size_t len = strnlen(name, TRACE_EVENT_NAME_MAX + 1);
+    if (len > TRACE_EVENT_NAME_MAX)
+        return ENAMETOOLONG;                            /* S0124, S0134 */
+    pthread_mutex_lock(&user_names.lock);
+    unsigned i;
+    for (i = 0; i < user_names.count; i++)
+        if (strcmp(user_names.names[i], name) == 0)
+            break;                                      /* S0126 */
+    if (i == user_names.count) {
+        if (i == NAMED_USER_EVENT_MAX) {
+            pthread_mutex_unlock(&user_names.lock);
+            *id = POSIX_TRACE_UNNAMED_USEREVENT;        /* S0127 */
+            return 0;
+        }
+        memcpy(user_names.names[i], name, len + 1);
+        user_names.count++;
+    }
+    pthread_mutex_unlock(&user_names.lock);
+    *id = FIRST_NAMED_USER_EVENT + i;
+    return 0;
+}
+
+int event_names_get(trace_event_id_t id, char *buf)
+{
+    for (size_t i = 0; i < SYSTEM_EVENT_COUNT; i++)
+        if (system_events[i].id == id) {
+            if (!system_events[i].supported)
+                return EINVAL;
+            strcpy(buf, system_events[i].name);
+            return 0;
+        }
+    int rc = EINVAL;                                    /* S0155 */
+    pthread_mutex_lock(&user_names.lock);
+    if (id >= FIRST_NAMED_USER_EVENT && id - FIRST_NAMED_USER_EVENT < user_names.count) {
+        strcpy(buf, user_names.names[id - FIRST_NAMED_USER_EVENT]);
+        rc = 0;
+    }
+    pthread_mutex_unlock(&user_names.lock);
+    return rc;
+}
+
+int event_names_nth(unsigned n, trace_event_id_t *id)
+{
+    for (size_t i = 0; i < SYSTEM_EVENT_COUNT; i++) {
+        if (!system_events[i].supported)
+            continue;
+        if (n == 0) {
+            *id = system_events[i].id;
+            return 0;
+        }
+        n--;
+    }
+    pthread_mutex_lock(&user_names.lock);
+    unsigned count = user_names.count;
+    pthread_mutex_unlock(&user_names.lock);
+    if (n >= count)
+        return -1;
+    *id = FIRST_NAMED_USER_EVENT + n;
+    return 0;
+}

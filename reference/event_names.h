@@ -1,0 +1,30 @@
+/*
+ * event_names.h -- trace event names and identifiers.
+ *
+ * System events have fixed identifiers (<trace.h>).  User event names are
+ * mapped per process (TRC without TRI, S0125): the first name opened gets
+ * FIRST_NAMED_USER_EVENT, the next one the following id, up to
+ * TRACE_USER_EVENT_MAX ids counting the unnamed user event; past that,
+ * POSIX_TRACE_UNNAMED_USEREVENT is returned (S0127).
+ */
+#ifndef POSIXTRACE_EVENT_NAMES_H
+#define POSIXTRACE_EVENT_NAMES_H
+
+#include <trace.h>
+
+#define FIRST_NAMED_USER_EVENT  (POSIX_TRACE_UNNAMED_USEREVENT + 1u)
+#define NAMED_USER_EVENT_MAX    (TRACE_USER_EVENT_MAX - 1)
+
+/* Maps name to an id (opening it if new).  0, ENAMETOOLONG or EINVAL. */
+int event_names_open(const char *name, trace_event_id_t *id);
+
+/* Copies the name of id into buf (TRACE_EVENT_NAME_MAX + 1 bytes).
+ * 0, or EINVAL if id has no name in a stream of this process. */
+int event_names_get(trace_event_id_t id, char *buf);
+
+/* The n-th identifier of the event type list (system events of the
+ * supported options, the unnamed user event, the named ones in order of
+ * opening).  Returns 0 and sets *id, or -1 past the end. */
+int event_names_nth(unsigned n, trace_event_id_t *id);
+
+#endif

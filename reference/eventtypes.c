@@ -1,0 +1,60 @@
+/*
+ * eventtypes.c -- event type identifiers of a stream: opening names,
+ * comparing ids, naming ids, and the event type list
+ * (XSH posix_trace_eventid_open, posix_trace_eventid_equal,
+ * posix_trace_eventtypelist_getnext_id).
+ */
+#include <errno.h>
+#include "event_names.h"
+#include "stream.h"
+
+int posix_trace_eventid_open(const char *restrict name, trace_event_id_t *restrict id)
+{
+    return event_names_open(name, id);                  /* S0123-S0134 */
+}
+
+int posix_trace_eventid_equal(trace_id_t trid, trace_event_id_t a, trace_event_id_t b)
+{
+    (void)trid;             /* ids are process-wide: the stream adds nothing */
+    return a == b;                                      /* S0151 */
+}
+
+int posix_trace_eventid_get_name(trace_id_t trid, trace_event_id_t id, char *name)
+{
+    if (name == NULL)
+        return EINVAL;
+    struct stream *s = stream_acquire(trid);
+    if (s == NULL)
+        return EINVAL;                                  /* S0153 */
+    int rc = event_names_get(id, name);                 /* S0137, S0139, S0155 */
+    stream_release(s);
+    return rc;
+}
+
+int posix_trace_eventtypelist_getnext_id(trace_id_t trid, trace_event_id_t *restrict id,
+                                         int *restrict unavailable)
+{
+    if (id == NULL || unavailable == NULL)
+        return EINVAL;
+    struct stream *s = stream_acquire(trid);
+    if (s == NULL)
+        return EINVAL;                                  /* S0171 */
+    if (event_names_nth(s->typelist_pos, id) == 0) {
+        s->typelist_pos++;
+        *unavailable = 0;                               /* S0165, S0166 */
+    } else {
+        *unavailable = 1;                               /* S0167 */
+    }
+    stream_release(s);
+    return 0;
+}
+
+int posix_trace_eventtypelist_rewind(trace_id_t trid)
+{
+    struct stream *s = stream_acquire(trid);
+    if (s == NULL)
+        return EINVAL;                                  /* S0171 */
+    s->typelist_pos = 0;                                /* S0168 */
+    stream_release(s);
+    return 0;
+}

@@ -1,0 +1,149 @@
+/*
+ * read.c -- reading events from an active trace stream
+ * (XSH posix_trace_getnext_event, _timedgetnext_event, _trygetnext_event).
+ *
+ * Events come out oldest first, each once (S0216-S0218).  After events were
+ * lost by the LOOP policy the reader gets OVERFLOW, stamped with the first
+ * lost event's time, then RESUME, stamped with the time of the first
+ * surviving event, just before that event (S0279, S0280).
+ */
+#include <errno.h>
+#include <string.h>
+#include "stream.h"
+
+enum wait_mode { WAIT_FOREVER, WAIT_NEVER, WAIT_UNTIL };
+
+static int event_ready(const struct stream *s)
+{
+    return s->ovf == OVF_PENDING || ring_used(&s->ring) > 0;
+}
+
+static void report_system(struct posix_trace_event_info *ev, trace_event_id_t id,
+                          uint64_t ts, size_t *data_len)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->posix_event_id = id;
+    ev->posix_cpu = -1;
+    ns_to_timespec(ts, &ev->posix_timestamp);
+    ev->posix_truncation_status = POSIX_TRACE_NOT_TRUNCATED;
+    *data_len = 0;
+}
+
+/* Takes the next event out of s (event_ready(s) holds). */
+static void take_event(struct stream *s, struct posix_trace_event_info *ev,
+                       void *data, size_t num_bytes, size_t *data_len)
+{
+    struct rec_hdr h;
+    if (s->ovf == OVF_PENDING) {
+        report_system(ev, POSIX_TRACE_OVERFLOW, s->ovf_ts, data_len);
+        s->ovf = OVF_RESUME;
+        return;
+    }
+    ring_copy_out(&s->ring, s->ring.tail, &h, sizeof h);
+    if (s->ovf == OVF_RESUME) {
+        report_system(ev, POSIX_TRACE_RESUME, h.ts, data_len);
+        s->ovf = OVF_NONE;
+        return;
+    }
+    uint32_t len = h.len & REC_LEN_MASK;
+    ev->posix_event_id = h.id;
+    ev->posix_pid = (pid_t)h.pid;
+    ev->posix_prog_address = (void *)(uintptr_t)h.prog;
+    memset(&ev->posix_thread_id, 0, sizeof ev->posix_thread_id);
+    memcpy(&ev->posix_thread_id, &h.thread,
+           sizeof ev->posix_thread_id < sizeof h.thread ? sizeof ev->posix_thread_id
+                                                        : sizeof h.thread);
+    ns_to_timespec(h.ts, &ev->posix_timestamp);
+    ev->posix_cpu = h.cpu;
+    ev->posix_truncation_status = (h.len & REC_TRUNCATED) ? POSIX_TRACE_TRUNCATED_RECORD
+                                                          : POSIX_TRACE_NOT_TRUNCATED;
+    size_t n = len;
+    if (num_bytes < n) {                                /* S0215 */
+        n = num_bytes;
+        ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
+    }
+    if (n)
+        ring_copy_out(&s->ring, s->ring.tail + REC_HDR_SIZE, data, n);
+    *data_len = n;
+    s->ring.tail += rec_size(len);                      /* S0218 */
+    if (s->policy == POSIX_TRACE_LOOP)
+        s->full = POSIX_TRACE_NOT_FULL;     /* the read made room */
+    if (s->autostopped && ring_used(&s->ring) == 0) {
+        /* UNTIL_FULL: empty again, so the stream restarts (S0036, S0037). */
+        static const struct origin none = { 0, 0, 0, -1 };
+        s->autostopped = 0;
+        s->full = POSIX_TRACE_NOT_FULL;
+        stream_put(s, POSIX_TRACE_START, NULL, 0, 0, &none);
+        s->run = POSIX_TRACE_RUNNING;
+        stream_update_recording(s);
+    }
+}
+
+static int valid_abstime(const struct timespec *t)
+{
+    return t != NULL && t->tv_nsec >= 0 && t->tv_nsec < 1000000000L;
+}
+
+static int read_event(trace_id_t trid, struct posix_trace_event_info *ev, void *data,
+                      size_t num_bytes, size_t *data_len, int *unavailable,
+                      enum wait_mode mode, const struct timespec *abstime)
+{
+    if (ev == NULL || data_len == NULL || unavailable == NULL ||
+        (data == NULL && num_bytes > 0))
+        return EINVAL;
+    struct stream *s = stream_acquire(trid);
+    if (s == NULL)
+        return EINVAL;                                  /* S0221 */
+    unsigned long gen = s->gen;
+    int rc = 0;
+    for (;;) {
+        if (event_ready(s)) {
+            take_event(s, ev, data, num_bytes, data_len);
+            *unavailable = 0;                           /* S0200, S0210 */
+            break;
+        }
+        *unavailable = 1;                               /* S0201, S0211 */
+        if (mode == WAIT_NEVER)                         /* S0208 */
+            break;
+        if (mode == WAIT_UNTIL && !valid_abstime(abstime)) {
+            rc = EINVAL;                                /* S0224 */
+            break;
+        }
+        s->waiters++;
+        int w = mode == WAIT_UNTIL ? pthread_cond_timedwait(&s->readable, &s->lock, abstime)
+                                   : pthread_cond_wait(&s->readable, &s->lock);
+        s->waiters--;
+        if (s->state != SLOT_ACTIVE || s->gen != gen) {
+            rc = EINVAL;                /* shut down while we waited */
+            break;
+        }
+        if (w == ETIMEDOUT && !event_ready(s)) {
+            rc = ETIMEDOUT;                             /* S0203, S0204 */
+            break;
+        }
+    }
+    stream_release(s);
+    return rc;
+}
+
+int posix_trace_getnext_event(trace_id_t trid, struct posix_trace_event_info *restrict ev,
+                              void *restrict data, size_t num_bytes,
+                              size_t *restrict data_len, int *restrict unavailable)
+{
+    return read_event(trid, ev, data, num_bytes, data_len, unavailable, WAIT_FOREVER, NULL);
+}
+
+int posix_trace_trygetnext_event(trace_id_t trid, struct posix_trace_event_info *restrict ev,
+                                 void *restrict data, size_t num_bytes,
+                                 size_t *restrict data_len, int *restrict unavailable)
+{
+    return read_event(trid, ev, data, num_bytes, data_len, unavailable, WAIT_NEVER, NULL);
+}
+
+int posix_trace_timedgetnext_event(trace_id_t trid, struct posix_trace_event_info *restrict ev,
+                                   void *restrict data, size_t num_bytes,
+                                   size_t *restrict data_len, int *restrict unavailable,
+                                   const struct timespec *restrict abstime)
+{
+    return read_event(trid, ev, data, num_bytes, data_len, unavailable, WAIT_UNTIL, abstime);
+}

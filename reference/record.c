@@ -1,0 +1,49 @@
+/*
+ * record.c -- posix_trace_event(): the recording path (S0121, S0122).
+ *
+ * Kept short because it is the hot path: a process with no running stream
+ * pays one atomic load; otherwise, for each stream that records, one lock,
+ * the header and data copied into the ring, one unlock.
+ */
+#include "stream.h"
+
+static void record_into(struct stream *s, trace_event_id_t id, const void *data,
+                        size_t len, const void *prog)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->state != SLOT_ACTIVE) {
+        pthread_mutex_unlock(&s->lock);
+        return;
+    }
+    if (s->run != POSIX_TRACE_RUNNING) {
+        if (s->autostopped) {
+            /* UNTIL_FULL and full: the event is lost (XSH 2.11.1.1). */
+            s->overrun = POSIX_TRACE_OVERRUN;
+            s->lost++;
+        }
+        pthread_mutex_unlock(&s->lock);
+        return;
+    }
+    int truncated = len > s->max_data;
+    uint32_t n = truncated ? s->max_data : (uint32_t)len;   /* S0121 */
+    struct origin o;
+    origin_of_caller(&o, prog);
+    stream_put(s, id, data, n, truncated, &o);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void posix_trace_event(trace_event_id_t id, const void *restrict data, size_t len)
+{
+    uint64_t mask = atomic_load_explicit(&posixtrace_table.recording,
+                                         memory_order_acquire);
+    if (mask == 0 || id >= __POSIXTRACE_EVENT_ID_LIMIT)
+        return;
+    if (data == NULL)
+        len = 0;
+    const void *prog = __builtin_return_address(0);
+    do {
+        int i = __builtin_ctzll(mask);
+        mask &= mask - 1;
+        record_into(&posixtrace_table.slots[i], id, data, len, prog);
+    } while (mask);
+}

@@ -1,0 +1,73 @@
+/*
+ * ring.h -- the byte ring of a trace stream and the layout of an event in it.
+ *
+ * Events are records of a fixed 40-byte header and their data, padded to a
+ * multiple of 8.  The ring's capacity is a power of two; head and tail are
+ * byte offsets that only grow (the position in the buffer is offset & mask),
+ * so used space is head - tail and a record may straddle the end of the
+ * buffer: no space is wasted, which keeps the stream-min-size promise exact.
+ */
+#ifndef POSIXTRACE_RING_H
+#define POSIXTRACE_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct rec_hdr {
+    uint64_t ts;        /* timestamp, ns since the Epoch */
+    uint64_t thread;    /* pthread_t of the recording thread, 0 for none */
+    uint64_t prog;      /* program address of the trace point, 0 for none */
+    uint32_t id;        /* trace_event_id_t */
+    uint32_t pid;       /* recording process, 0 for none */
+    uint32_t len;       /* data length; REC_TRUNCATED set if cut at record time */
+    int32_t  cpu;       /* CPU, -1 if unknown */
+};
+
+#define REC_HDR_SIZE   ((uint64_t)sizeof(struct rec_hdr))
+#define REC_TRUNCATED  0x80000000u
+#define REC_LEN_MASK   0x7fffffffu
+
+static inline uint64_t rec_size(uint32_t data_len)
+{
+    return REC_HDR_SIZE + (((uint64_t)data_len + 7u) & ~(uint64_t)7u);
+}
+
+struct ring {
+    unsigned char *buf;
+    uint64_t       cap;     /* power of two */
+    uint64_t       head;    /* next byte to write */
+    uint64_t       tail;    /* oldest byte not yet consumed */
+};
+
+/* Allocates a ring of at least `bytes` bytes (rounded up to a power of two).
+ * Returns 0 or ENOMEM. */
+int  ring_init(struct ring *r, uint64_t bytes);
+void ring_free(struct ring *r);
+
+static inline uint64_t ring_used(const struct ring *r) { return r->head - r->tail; }
+
+/* Copies n bytes in at byte offset off / out from off, wrapping around. */
+static inline void ring_copy_in(struct ring *r, uint64_t off, const void *src, uint64_t n)
+{
+    uint64_t pos = off & (r->cap - 1), first = r->cap - pos;
+    if (n <= first) {
+        memcpy(r->buf + pos, src, n);
+    } else {
+        memcpy(r->buf + pos, src, first);
+        memcpy(r->buf, (const unsigned char *)src + first, n - first);
+    }
+}
+
+static inline void ring_copy_out(const struct ring *r, uint64_t off, void *dst, uint64_t n)
+{
+    uint64_t pos = off & (r->cap - 1), first = r->cap - pos;
+    if (n <= first) {
+        memcpy(dst, r->buf + pos, n);
+    } else {
+        memcpy(dst, r->buf + pos, first);
+        memcpy((unsigned char *)dst + first, r->buf, n - first);
+    }
+}
+
+#endif

@@ -1,0 +1,9 @@
+/* sim_cpu.h -- the simulated CPU of the calling thread (posixtrace_sim.h). */
+#ifndef POSIXTRACE_SIM_CPU_H
+#define POSIXTRACE_SIM_CPU_H
+
+extern _Thread_local int posixtrace_sim_cpu_plus1;   /* 0: none */
+
+static inline int sim_cpu_of_thread(void) { return posixtrace_sim_cpu_plus1 - 1; }
+
+#endif
