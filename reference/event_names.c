@@ -34,6 +34,16 @@ static const struct system_event system_events[] = {
 };
 #define SYSTEM_EVENT_COUNT (sizeof system_events / sizeof system_events[0])
 
+void event_names_lock(void)
+{
+    pthread_mutex_lock(&user_names.lock);
+}
+
+void event_names_unlock(void)
+{
+    pthread_mutex_unlock(&user_names.lock);
+}
+
 int event_names_open(const char *name, trace_event_id_t *id)
 {
     if (name == NULL || id == NULL)

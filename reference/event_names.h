@@ -27,4 +27,9 @@ int event_names_get(trace_event_id_t id, char *buf);
  * opening).  Returns 0 and sets *id, or -1 past the end. */
 int event_names_nth(unsigned n, trace_event_id_t *id);
 
+/* fork: the table's lock is held across fork so that the child never
+ * inherits it held by a thread that does not exist there. */
+void event_names_lock(void);
+void event_names_unlock(void);
+
 #endif

@@ -9,7 +9,7 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "stream.h"
+#include "stream_put.h"
 
 enum wait_mode { WAIT_FOREVER, WAIT_NEVER, WAIT_UNTIL };
 

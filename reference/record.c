@@ -5,7 +5,7 @@
  * pays one atomic load; otherwise, for each stream that records, one lock,
  * the header and data copied into the ring, one unlock.
  */
-#include "stream.h"
+#include "stream_put.h"
 
 static void record_into(struct stream *s, trace_event_id_t id, const void *data,
                         size_t len, const void *prog)

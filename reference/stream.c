@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
-#include "stream.h"
+#include "stream_put.h"
 
 /* May the caller trace pid?  The reference traces the calling process only
  * (DESIGN.md): ESRCH for a process that does not exist, EPERM otherwise. */

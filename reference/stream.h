@@ -78,10 +78,6 @@ static inline trace_id_t stream_trid(const struct stream *s)
     return (trace_id_t)(s->gen << 6) | (trace_id_t)(s - posixtrace_table.slots);
 }
 
-/* The current time of the stream's clock, in ns since the Epoch; advances a
- * simulated clock by its step.  Called with the lock held. */
-uint64_t stream_now(struct stream *s);
-
 /* Identity of an event's origin; system events with none use all zeros. */
 struct origin {
     uint32_t pid;
@@ -92,12 +88,6 @@ struct origin {
 
 /* The origin of an event recorded by the calling thread at address prog. */
 void origin_of_caller(struct origin *o, const void *prog);
-
-/* Records an event (lock held, stream active): applies the stream-full
- * policy, wakes readers.  Returns 0, or -1 if the event was lost.  A STOP
- * event may use the space kept for the automatic STOP of UNTIL_FULL. */
-int stream_put(struct stream *s, trace_event_id_t id, const void *data,
-               uint32_t len, int truncated, const struct origin *o);
 
 /* Updates the recording mask bit of s after a change of state. */
 void stream_update_recording(struct stream *s);

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include "event_names.h"
 #include "stream.h"
 
 struct stream_table posixtrace_table;
@@ -22,6 +23,7 @@ static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static void lock_all(void)
 {
+    event_names_lock();
     pthread_mutex_lock(&posixtrace_table.lock);
     for (int i = 0; i < TRACE_SYS_MAX; i++)
         pthread_mutex_lock(&posixtrace_table.slots[i].lock);
@@ -32,6 +34,7 @@ static void unlock_all(void)
     for (int i = TRACE_SYS_MAX - 1; i >= 0; i--)
         pthread_mutex_unlock(&posixtrace_table.slots[i].lock);
     pthread_mutex_unlock(&posixtrace_table.lock);
+    event_names_unlock();
 }
 
 /* In the child of fork: the parent's streams are not the child's. */

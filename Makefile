@@ -1,0 +1,299 @@
+# Makefile -- the one entry point: build, check, coverage, benchmarks, install.
+#
+# ./configure writes config.mk (toolchain, test tools, implementation under
+# test); this file reads it.  Sources are found by wildcard: every
+# reference/*.c is part of the library, every reference/tools/*.c is a tool,
+# every reference/tests/*.c goes into the one Check runner, every
+# reference/bench/*.c is a benchmark.  Everything built goes under build/.
+#
+# Hooks for other parts of the project: fragments mk/*.mk are included below
+# (before the rules); one may add targets to CHECK_EXTRA (run by 'make check')
+# and COVERAGE_EXTRA (run by 'make coverage' while counting), e.g.
+#     CHECK_EXTRA += conformance
+#     COVERAGE_EXTRA += conformance
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SUFFIXES:
+MAKEFLAGS += --no-builtin-rules
+
+VERSION = 0.1.0
+SOVERSION = 0
+
+# Goals that work before ./configure has been run.
+NOCONFIG_GOALS = deps help clean distclean
+
+ifneq ($(wildcard config.mk),)
+include config.mk
+else ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error config.mk not found: run ./configure first (./configure --help lists the options; 'make deps' installs the tools))
+endif
+
+# 'make install PREFIX=/opt/x' overrides configure's --prefix.
+ifeq ($(origin PREFIX),command line)
+prefix = $(PREFIX)
+endif
+
+# ---- flags -------------------------------------------------------------------
+
+BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Ireference \
+              -fPIC -pthread -Wall -Wextra -MMD -MP
+ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) $(CFLAGS_AUTO)
+ALL_LDFLAGS = $(LDFLAGS) $(LDFLAGS_AUTO)
+
+# ---- what there is to build -----------------------------------------------
+
+LIB_SRCS   = $(wildcard reference/*.c)
+TOOL_SRCS  = $(wildcard reference/tools/*.c)
+TEST_SRCS  = $(wildcard reference/tests/*.c)
+BENCH_SRCS = $(wildcard reference/bench/*.c)
+
+LIB_OBJS   = $(LIB_SRCS:%.c=build/obj/%.o)
+TOOL_OBJS  = $(TOOL_SRCS:%.c=build/obj/%.o)
+TEST_OBJS  = $(TEST_SRCS:%.c=build/obj/%.o)
+BENCH_OBJS = $(BENCH_SRCS:%.c=build/obj/%.o)
+ALL_OBJS   = $(LIB_OBJS) $(TOOL_OBJS) $(TEST_OBJS) $(BENCH_OBJS)
+
+LIB_A       = build/lib/libposixtrace.a
+LIB_SO      = build/lib/libposixtrace.so
+LIB_SONAME  = libposixtrace.so.$(SOVERSION)
+LIB_SO_REAL = libposixtrace.so.$(VERSION)
+PC_FILE     = build/posixtrace.pc
+TOOLS       = $(TOOL_SRCS:reference/tools/%.c=build/bin/%)
+BENCHES     = $(BENCH_SRCS:reference/bench/%.c=build/bench/%)
+TEST_BIN    = build/tests/check_reference
+
+INSTALL_HEADERS = include/trace.h include/posixtrace_sim.h
+
+# What a program of the conformance harness needs before it links with
+# TRACE_LIBS: the reference's static library, or nothing for a vendor's.
+TRACE_DEPS = $(if $(filter reference,$(IMPL)),$(LIB_A))
+
+# Hooks (see the top of this file).
+CHECK_EXTRA ?=
+COVERAGE_EXTRA ?=
+
+include $(sort $(wildcard mk/*.mk))
+
+# ---- build -------------------------------------------------------------------
+
+.PHONY: all lib tools
+all: lib tools
+lib: $(LIB_A) $(LIB_SO) $(PC_FILE)
+tools: $(TOOLS)
+
+# Every object is rebuilt when the configuration or this file changes.
+build/obj/%.o: %.c config.mk Makefile
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+build/obj/reference/tests/%.o: ALL_CFLAGS += $(CHECK_CFLAGS)
+build/obj/reference/bench/%.o: ALL_CFLAGS += -O2
+$(TEST_OBJS) $(TEST_BIN): | require-check
+
+$(LIB_A): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJS)
+
+build/lib/$(LIB_SO_REAL): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) $(ALL_LDFLAGS) -o $@ $(LIB_OBJS) -pthread
+
+build/lib/$(LIB_SONAME): build/lib/$(LIB_SO_REAL)
+	ln -sf $(LIB_SO_REAL) $@
+
+$(LIB_SO): build/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $@
+
+$(TOOLS): build/bin/%: build/obj/reference/tools/%.o $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) -pthread
+
+$(BENCHES): build/bench/%: build/obj/reference/bench/%.o $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) -pthread
+
+$(TEST_BIN): $(TEST_OBJS) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(TEST_OBJS) $(LIB_A) $(CHECK_LIBS) -pthread
+
+# pkg-config file: a libdir or includedir under prefix is written relative to
+# ${prefix}, so that the file stays right if the tree is moved.  Remade on
+# every run (and replaced only when it changes) so that 'make install
+# PREFIX=...' gets the right paths.
+pc_rel = $(patsubst $(prefix)/%,$${prefix}/%,$(1))
+$(PC_FILE): posixtrace.pc.in FORCE
+	@mkdir -p $(@D)
+	@sed -e 's|@prefix@|$(prefix)|g' \
+	     -e 's|@libdir@|$(call pc_rel,$(libdir))|g' \
+	     -e 's|@includedir@|$(call pc_rel,$(includedir))|g' \
+	     -e 's|@VERSION@|$(VERSION)|g' posixtrace.pc.in > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; echo "wrote $@ (prefix $(prefix))"; fi
+
+.PHONY: FORCE
+FORCE:
+
+-include $(ALL_OBJS:.o=.d)
+
+# ---- tests -------------------------------------------------------------------
+
+.PHONY: check check-unit check-valgrind require-check
+
+# The harness hooks its conformance run in through CHECK_EXTRA.
+check: check-unit $(CHECK_EXTRA)
+
+require-check:
+ifneq ($(HAVE_CHECK),yes)
+	@echo "error: Check (the C unit test library) was not found by ./configure."; \
+	 echo "Install it ('make deps', or apt-get install check pkg-config) and run ./configure again."; \
+	 exit 1
+endif
+
+ifeq ($(TEST_SRCS),)
+check-unit check-valgrind:
+	@echo "$@: no unit tests yet (reference/tests/*.c)"
+else
+check-unit: all $(TEST_BIN)
+	$(TEST_BIN)
+
+check-valgrind: all $(TEST_BIN)
+ifeq ($(VALGRIND),)
+	@echo "error: valgrind was not found by ./configure: install it ('make deps') and run ./configure again."; exit 1
+endif
+ifeq ($(SANITIZERS),yes)
+	@echo "error: a sanitizer build cannot run under valgrind: run ./configure without --enable-sanitizers."; exit 1
+endif
+	CK_FORK=no CK_DEFAULT_TIMEOUT=120 $(VALGRIND) --error-exitcode=1 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect --track-fds=no $(TEST_BIN)
+endif
+
+# ---- coverage ----------------------------------------------------------------
+
+.PHONY: coverage coverage-report
+LCOV_RC = --rc lcov_branch_coverage=1
+COVERAGE_DIR = reports/coverage
+
+# Zero the counters, run the unit tests and $(COVERAGE_EXTRA), then report;
+# the report is written even when a test fails, and make then fails.
+coverage:
+ifneq ($(COVERAGE),yes)
+	@echo "error: 'make coverage' needs an instrumented build: run ./configure --enable-coverage, then make coverage."; exit 1
+endif
+ifeq ($(LCOV),)
+	@echo "error: lcov/genhtml were not found by ./configure: install them ('make deps') and run ./configure again."; exit 1
+endif
+	$(MAKE) --no-print-directory all $(if $(TEST_SRCS),$(TEST_BIN))
+	$(LCOV) --quiet --zerocounters --directory build/obj
+	@status=0; \
+	 $(MAKE) --no-print-directory check-unit $(COVERAGE_EXTRA) || status=$$?; \
+	 $(MAKE) --no-print-directory coverage-report || exit 1; \
+	 if [ $$status -ne 0 ]; then echo "coverage: some tests failed (report written all the same)"; fi; \
+	 exit $$status
+
+# The library and its tools only: tests and benchmarks are not counted.
+# Debian 12's geninfo (lcov 1.16-1) warns 'Subroutine ... redefined' on every
+# run (a packaging defect, harmless): those lines are filtered out, with bash's
+# pipefail keeping lcov's exit status.
+coverage-report: SHELL = /bin/bash
+coverage-report: .SHELLFLAGS = -o pipefail -c
+LCOV_QUIET = 2>&1 | { grep -v '^Subroutine .* redefined at .*geninfo' || true; }
+coverage-report:
+	@mkdir -p build/coverage $(COVERAGE_DIR)
+	$(LCOV) --quiet $(LCOV_RC) --capture --initial --directory build/obj \
+	    --base-directory . --output-file build/coverage/base.info $(LCOV_QUIET)
+	$(LCOV) --quiet $(LCOV_RC) --capture --directory build/obj \
+	    --base-directory . --output-file build/coverage/run.info $(LCOV_QUIET)
+	$(LCOV) --quiet $(LCOV_RC) --add-tracefile build/coverage/base.info \
+	    --add-tracefile build/coverage/run.info --output-file build/coverage/all.info
+	$(LCOV) --quiet $(LCOV_RC) --extract build/coverage/all.info '$(CURDIR)/reference/*' \
+	    --output-file build/coverage/reference.info
+	$(LCOV) --quiet $(LCOV_RC) --remove build/coverage/reference.info \
+	    '$(CURDIR)/reference/tests/*' '$(CURDIR)/reference/bench/*' \
+	    --output-file $(COVERAGE_DIR)/lcov.info
+	$(GENHTML) --quiet --branch-coverage --legend --title "libposixtrace" \
+	    --prefix $(CURDIR) --output-directory $(COVERAGE_DIR) $(COVERAGE_DIR)/lcov.info
+	@echo "coverage report: $(COVERAGE_DIR)/index.html"
+	@$(LCOV) $(LCOV_RC) --summary $(COVERAGE_DIR)/lcov.info
+
+# ---- benchmarks --------------------------------------------------------------
+
+.PHONY: bench
+bench: $(BENCHES)
+ifeq ($(BENCHES),)
+	@echo "bench: no benchmarks yet (reference/bench/*.c)"
+else
+	@for b in $(BENCHES); do echo "== $$b"; ./$$b || exit 1; done
+endif
+
+# ---- install -----------------------------------------------------------------
+
+.PHONY: install uninstall
+install: all
+	install -d $(DESTDIR)$(libdir)/pkgconfig $(DESTDIR)$(includedir)
+	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
+	install -m 755 build/lib/$(LIB_SO_REAL) $(DESTDIR)$(libdir)/
+	ln -sf $(LIB_SO_REAL) $(DESTDIR)$(libdir)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(libdir)/libposixtrace.so
+	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(includedir)/
+	install -m 644 $(PC_FILE) $(DESTDIR)$(libdir)/pkgconfig/
+ifneq ($(TOOLS),)
+	install -d $(DESTDIR)$(bindir)
+	install -m 755 $(TOOLS) $(DESTDIR)$(bindir)/
+endif
+
+uninstall:
+	rm -f $(DESTDIR)$(libdir)/libposixtrace.a $(DESTDIR)$(libdir)/libposixtrace.so \
+	      $(DESTDIR)$(libdir)/$(LIB_SONAME) $(DESTDIR)$(libdir)/$(LIB_SO_REAL) \
+	      $(DESTDIR)$(libdir)/pkgconfig/posixtrace.pc \
+	      $(addprefix $(DESTDIR)$(includedir)/,$(notdir $(INSTALL_HEADERS))) \
+	      $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(TOOLS)))
+
+# ---- housekeeping ------------------------------------------------------------
+
+.PHONY: clean distclean deps help
+
+clean:
+	rm -rf build
+	find reports -mindepth 1 ! -name .gitkeep -exec rm -rf {} + 2>/dev/null || true
+
+distclean: clean
+	rm -f config.mk config.log
+
+# Installs, with apt-get, the Debian packages of the toolchain and the test
+# tools that are not installed yet.  Works before ./configure.
+DEPS_PACKAGES = build-essential pkg-config check lcov valgrind python3 python3-pytest clang
+SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
+deps:
+	@command -v dpkg-query >/dev/null && command -v apt-get >/dev/null || { \
+	   echo "deps: this needs Debian's dpkg and apt-get; install by hand: $(DEPS_PACKAGES)"; exit 1; }; \
+	 missing=; \
+	 for p in $(DEPS_PACKAGES); do \
+	   case "$$(dpkg-query -W -f='$${Status}' $$p 2>/dev/null)" in \
+	     *" installed") ;; \
+	     *) missing="$$missing $$p" ;; \
+	   esac; \
+	 done; \
+	 if [ -z "$$missing" ]; then echo "deps: all installed ($(DEPS_PACKAGES))"; exit 0; fi; \
+	 echo "deps: installing$$missing"; \
+	 set -x; \
+	 $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update && \
+	 $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
+
+help:
+	@echo "Targets (run ./configure first; './configure --help' lists its options):"
+	@echo "  make deps            install the Debian packages of the tools (apt-get, as root)"
+	@echo "  make                 build build/lib/libposixtrace.{a,so} and build/bin/* tools"
+	@echo "  make check           build and run the Check unit tests (build/tests/check_reference)"
+	@echo "                       and the CHECK_EXTRA hooks$(if $(CHECK_EXTRA), ($(strip $(CHECK_EXTRA))))"
+	@echo "  make check-unit      the unit tests only"
+	@echo "  make check-valgrind  the unit tests under valgrind (CK_FORK=no)"
+	@echo "  make coverage        line and branch coverage of reference/ into reports/coverage/"
+	@echo "                       (needs ./configure --enable-coverage)"
+	@echo "  make bench           build and run reference/bench/* (build/bench/)"
+	@echo "  make install         install the libraries, headers, posixtrace.pc and tools"
+	@echo "                       (DESTDIR=..., PREFIX=... honoured)"
+	@echo "  make uninstall       remove what install installed"
+	@echo "  make clean           remove build/ and generated reports"
+	@echo "  make distclean       clean, and remove config.mk and config.log"
+	@echo "  make help            this list"
