@@ -1,0 +1,40 @@
+/*
+ * check_main.c -- runs every suite of the reference's unit tests.
+ *
+ * The CK_* environment variables are honoured by Check itself: CK_FORK
+ * (run each test in its own process or not; the valgrind run uses
+ * CK_FORK=no), CK_RUN_SUITE / CK_RUN_CASE (run one suite or test case),
+ * CK_DEFAULT_TIMEOUT / CK_TIMEOUT_MULTIPLIER, CK_VERBOSITY (CK_ENV: output
+ * is CK_NORMAL unless CK_VERBOSITY says otherwise), CK_XML_LOG_FILE_NAME,
+ * CK_TAP_LOG_FILE_NAME, CK_LOG_FILE_NAME.
+ *
+ * Exit status: 0 if every test passed, 1 otherwise.
+ */
+#include "test_util.h"
+
+#include <stdlib.h>
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite_attr());
+    int failed;
+
+    srunner_add_suite(sr, suite_createshutdown());
+    srunner_add_suite(sr, suite_startstop());
+    srunner_add_suite(sr, suite_event());
+    srunner_add_suite(sr, suite_eventid());
+    srunner_add_suite(sr, suite_typelist());
+    srunner_add_suite(sr, suite_read());
+    srunner_add_suite(sr, suite_policy());
+    srunner_add_suite(sr, suite_status());
+    srunner_add_suite(sr, suite_clear());
+    srunner_add_suite(sr, suite_sim());
+    srunner_add_suite(sr, suite_threads());
+    srunner_add_suite(sr, suite_sysconf());
+    srunner_add_suite(sr, suite_unsupported());
+
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
