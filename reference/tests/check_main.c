@@ -14,6 +14,8 @@
 
 #include <stdlib.h>
 
+Suite *suite_slot(void);    /* check_slot.c: the kernel slot codec */
+
 int main(void)
 {
     SRunner *sr = srunner_create(suite_attr());
@@ -32,6 +34,7 @@ int main(void)
     srunner_add_suite(sr, suite_threads());
     srunner_add_suite(sr, suite_sysconf());
     srunner_add_suite(sr, suite_unsupported());
+    srunner_add_suite(sr, suite_slot());
 
     srunner_run_all(sr, CK_ENV);
     failed = srunner_ntests_failed(sr);
