@@ -22,15 +22,15 @@ struct system_event {
 
 /* Increasing id order; the order of the event type list. */
 static const struct system_event system_events[] = {
-    { 1, "posix_trace_start",       1 },
-    { 2, "posix_trace_stop",        1 },
-    { 3, "posix_trace_filter",      _POSIX_TRACE_EVENT_FILTER > 0 },
-    { 4, "posix_trace_overflow",    1 },
-    { 5, "posix_trace_resume",      1 },
-    { 6, "posix_trace_flush_start", _POSIX_TRACE_LOG > 0 },
-    { 7, "posix_trace_flush_stop",  _POSIX_TRACE_LOG > 0 },
-    { 8, "posix_trace_error",       1 },
-    { 16, "posix_trace_unnamed_userevent", 1 },
+    { POSIX_TRACE_START,       "posix_trace_start",       1 },
+    { POSIX_TRACE_STOP,        "posix_trace_stop",        1 },
+    { POSIX_TRACE_FILTER,      "posix_trace_filter",      _POSIX_TRACE_EVENT_FILTER > 0 },
+    { POSIX_TRACE_OVERFLOW,    "posix_trace_overflow",    1 },
+    { POSIX_TRACE_RESUME,      "posix_trace_resume",      1 },
+    { POSIX_TRACE_FLUSH_START, "posix_trace_flush_start", _POSIX_TRACE_LOG > 0 },
+    { POSIX_TRACE_FLUSH_STOP,  "posix_trace_flush_stop",  _POSIX_TRACE_LOG > 0 },
+    { POSIX_TRACE_ERROR,       "posix_trace_error",       1 },
+    { POSIX_TRACE_UNNAMED_USEREVENT, "posix_trace_unnamed_userevent", 1 },
 };
 #define SYSTEM_EVENT_COUNT (sizeof system_events / sizeof system_events[0])
 

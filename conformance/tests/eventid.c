@@ -1,0 +1,556 @@
+/*
+ * eventid.c -- trace event type identifiers: posix_trace_eventid_open(),
+ * posix_trace_eventid_equal(), posix_trace_eventid_get_name()
+ * (XSH posix_trace_event, XSH posix_trace_eventid_equal; XSH 2.11 on the
+ * process's mapping of names to identifiers).
+ *
+ * Portable: identifiers are opaque (compared with eventid_equal, printed in
+ * hex); {TRACE_EVENT_NAME_MAX} and {TRACE_USER_EVENT_MAX} are asked of the
+ * implementation (ct_limit_*); the tests that need a limit end UNTESTED when
+ * it is indeterminate (rulings 21 and 24).  Each test runs in a process of
+ * its own, so the names a test opens are the only ones of its process.
+ *
+ * Not tested here, and why:
+ *   eventid_open.unique-per-stream-tri, eventid_open.same-name-same-id-tri
+ *                      TRI: with the fork tests.
+ *   eventid_open.ENOMEM and the like: no such error is listed.
+ *   trid_eventid_open.*  TEF: with the filter tests; only the return
+ *                      convention (eventid_equal.return-convention) is here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "ct.h"
+
+/* The predefined user event under either spelling (ruling 1). */
+#if defined(POSIX_TRACE_UNNAMED_USEREVENT)
+#define CT_UNNAMED POSIX_TRACE_UNNAMED_USEREVENT
+#elif defined(POSIX_TRACE_UNNAMED_USER_EVENT)
+#define CT_UNNAMED POSIX_TRACE_UNNAMED_USER_EVENT
+#else
+#define CT_UNNAMED POSIX_TRACE_UNNAMED_USEREVENT
+#endif
+
+static trace_id_t new_stream(int start)
+{
+    trace_id_t trid;
+    CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
+    if (start)
+        CT_SETUP_OK(posix_trace_start(trid));
+    return trid;
+}
+
+/* A trace id that no longer names a stream (ruling 25): use it before the
+ * next posix_trace_create of the process. */
+static trace_id_t dead_stream(void)
+{
+    trace_id_t trid = new_stream(0);
+    CT_SETUP_OK(posix_trace_shutdown(trid));
+    return trid;
+}
+
+static trace_event_id_t open_id(const char *name)
+{
+    trace_event_id_t id;
+    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
+    return id;
+}
+
+/* A string of n characters (n >= 3), distinct for distinct tags. */
+static char *long_name(size_t n, char tag)
+{
+    char *s = malloc(n + 1);
+    if (s == NULL)
+        CT_UNRESOLVED("out of memory for a name of %zu characters", n);
+    memset(s, 'n', n);
+    s[0] = 'c';
+    s[1] = 't';
+    s[2] = tag;
+    s[n] = '\0';
+    return s;
+}
+
+/* {TRACE_EVENT_NAME_MAX}, or the test ends UNTESTED (rulings 24). */
+static size_t event_name_max(void)
+{
+    long max = ct_limit_trace_event_name_max();
+    if (max < 0)
+        CT_UNTESTED("{TRACE_EVENT_NAME_MAX} is indeterminate (no macro, sysconf gives -1):"
+                    " the rule needs the limit (ruling 24)");
+    if (max < 3 || max > (1L << 20))
+        CT_UNTESTED("{TRACE_EVENT_NAME_MAX} is %ld: too small or too large to build such a"
+                    " name", max);
+    return (size_t)max;
+}
+
+CT_TEST(open_maps, "eventid_open.maps", "TRC",
+        "posix_trace_eventid_open,posix_trace_eventid_get_name")
+{
+    char name[CT_EVENT_NAME_BUF];
+    trace_event_id_t before, after;
+    CT_CHECK_OK(posix_trace_eventid_open("ct.maps.before", &before));
+    trace_id_t trid = new_stream(0);
+    CT_CHECK_OK(posix_trace_eventid_open("ct.maps.after", &after));
+
+    memset(name, 'x', sizeof name);
+    CT_CHECK_OK(posix_trace_eventid_get_name(trid, before, name));
+    CT_CHECK(memchr(name, '\0', sizeof name) && strcmp(name, "ct.maps.before") == 0,
+             "eventid_get_name of the id opened as \"ct.maps.before\" gives \"%.60s\"", name);
+    memset(name, 'x', sizeof name);
+    CT_CHECK_OK(posix_trace_eventid_get_name(trid, after, name));
+    CT_CHECK(memchr(name, '\0', sizeof name) && strcmp(name, "ct.maps.after") == 0,
+             "eventid_get_name of the id opened as \"ct.maps.after\" (with the stream"
+             " active) gives \"%.60s\"", name);
+}
+
+CT_TEST(open_name_max, "eventid_open.name-max", "TRC",
+        "posix_trace_eventid_open,posix_trace_eventid_get_name")
+{
+    size_t max = event_name_max();
+    char *name = long_name(max, 'M'), *back = malloc(max + 17);
+    trace_event_id_t id;
+    CT_CHECK(back != NULL, "out of memory");
+    trace_id_t trid = new_stream(0);
+
+    int rc = posix_trace_eventid_open(name, &id);
+    CT_CHECK(rc == 0, "eventid_open of a name of exactly {TRACE_EVENT_NAME_MAX} = %zu"
+             " characters returned %s, expected 0 (ruling 24: the limit excludes the NUL)",
+             max, ct_errname(rc));
+    memset(back, 'x', max + 17);
+    CT_CHECK_OK(posix_trace_eventid_get_name(trid, id, back));
+    CT_CHECK(memchr(back, '\0', max + 1) != NULL && strcmp(back, name) == 0,
+             "eventid_get_name gives back a name of %zu characters, expected the %zu"
+             " opened", strnlen(back, max + 17), max);
+    free(name);
+    free(back);
+}
+
+CT_TEST(open_unique, "eventid_open.unique-per-process", "TRC",
+        "posix_trace_eventid_open,posix_trace_eventid_equal")
+{
+    enum { N = 8 };
+    trace_event_id_t ids[N];
+    char name[32];
+    trace_id_t trid = new_stream(0);
+    trace_event_id_t sys[16];
+    const char *sysname[16];
+    int nsys = 0;
+#define SYS(c) (sys[nsys] = (c), sysname[nsys++] = #c)
+    SYS(POSIX_TRACE_START);
+    SYS(POSIX_TRACE_STOP);
+    SYS(POSIX_TRACE_OVERFLOW);
+    SYS(POSIX_TRACE_RESUME);
+    SYS(POSIX_TRACE_ERROR);
+    SYS(CT_UNNAMED);
+#if CT_HAVE_TEF
+    if (ct_option("TEF"))
+        SYS(POSIX_TRACE_FILTER);
+#endif
+#if CT_HAVE_TRL
+    if (ct_option("TRL")) {
+        SYS(POSIX_TRACE_FLUSH_START);
+        SYS(POSIX_TRACE_FLUSH_STOP);
+    }
+#endif
+#undef SYS
+
+    for (int i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "ct.unique.%d", i);
+        CT_CHECK_OK(posix_trace_eventid_open(name, &ids[i]));
+    }
+    for (int i = 0; i < N; i++) {
+        for (int j = i + 1; j < N; j++)
+            CT_CHECK(!posix_trace_eventid_equal(trid, ids[i], ids[j]),
+                     "the names ct.unique.%d and ct.unique.%d got equal identifiers (%s, %s)",
+                     i, j, CT_HEX(ids[i]), CT_HEX(ids[j]));
+        for (int k = 0; k < nsys; k++)
+            CT_CHECK(!posix_trace_eventid_equal(trid, ids[i], sys[k]),
+                     "the user name ct.unique.%d got an identifier equal to %s (%s)", i,
+                     sysname[k], CT_HEX(ids[i]));
+    }
+}
+
+CT_TEST(open_same_name, "eventid_open.same-name-same-id", "TRC",
+        "posix_trace_eventid_open,posix_trace_eventid_equal")
+{
+    trace_event_id_t first, other, again;
+    trace_id_t trid = new_stream(0);
+    CT_SETUP_OK(posix_trace_eventid_open("ct.same", &first));
+    CT_SETUP_OK(posix_trace_eventid_open("ct.same.other", &other));
+    int rc = posix_trace_eventid_open("ct.same", &again);
+    CT_CHECK(rc == 0, "opening \"ct.same\" a second time returned %s, expected 0",
+             ct_errname(rc));
+    CT_CHECK(posix_trace_eventid_equal(trid, first, again),
+             "opening \"ct.same\" a second time gave %s, not equal to the first %s",
+             CT_HEX(again), CT_HEX(first));
+    CT_CHECK(!posix_trace_eventid_equal(trid, other, again),
+             "the second \"ct.same\" equals the id of \"ct.same.other\"");
+}
+
+CT_TEST(open_limit_unnamed, "eventid_open.limit-unnamed", "TRC",
+        "posix_trace_eventid_open,posix_trace_eventid_equal")
+{
+    long limit = ct_limit_trace_user_event_max();
+    trace_id_t trid = new_stream(0);
+    char name[48];
+    int determinate = limit > 0 && limit <= 65536;
+    long tries = determinate ? limit + 1 : _POSIX_TRACE_USER_EVENT_MAX;
+    trace_event_id_t *ids = malloc(sizeof *ids * (size_t)tries);
+    long named = 0, unnamed_at = 0;
+    CT_CHECK(ids != NULL, "out of memory");
+    if (!determinate)
+        ct_note("{TRACE_USER_EVENT_MAX} is %ld: opening only {_POSIX_TRACE_USER_EVENT_MAX} ="
+                " %d names (ruling 21)", limit, _POSIX_TRACE_USER_EVENT_MAX);
+
+    for (long i = 1; i <= tries; i++) {
+        trace_event_id_t id;
+        snprintf(name, sizeof name, "ct.limit.%ld", i);
+        int rc = posix_trace_eventid_open(name, &id);
+        CT_CHECK(rc == 0, "eventid_open of name %ld (\"%s\") returned %s, expected 0: past the"
+                 " limit it returns the unnamed user event, not an error", i, name,
+                 ct_errname(rc));
+        if (posix_trace_eventid_equal(trid, id, CT_UNNAMED)) {
+            unnamed_at = i;
+            break;
+        }
+        ids[named++] = id;
+    }
+    if (determinate) {
+        CT_CHECK(unnamed_at != 0,
+                 "%ld distinct names opened with {TRACE_USER_EVENT_MAX} = %ld: none returned"
+                 " POSIX_TRACE_UNNAMED_USEREVENT (ruling 21: at the latest the %ld-th)",
+                 tries, limit, limit + 1);
+        CT_CHECK(named >= limit - 1,
+                 "POSIX_TRACE_UNNAMED_USEREVENT came back for name %ld, after %ld named"
+                 " identifiers; expected at least {TRACE_USER_EVENT_MAX}-1 = %ld (ruling 21)",
+                 unnamed_at, named, limit - 1);
+        for (int k = 1; k <= 3; k++) {
+            trace_event_id_t id;
+            snprintf(name, sizeof name, "ct.limit.beyond.%d", k);
+            CT_CHECK_OK(posix_trace_eventid_open(name, &id));
+            CT_CHECK(posix_trace_eventid_equal(trid, id, CT_UNNAMED),
+                     "past the limit, the new name \"%s\" got %s, not"
+                     " POSIX_TRACE_UNNAMED_USEREVENT", name, CT_HEX(id));
+        }
+    } else {
+        CT_CHECK(unnamed_at == 0 || unnamed_at == _POSIX_TRACE_USER_EVENT_MAX,
+                 "POSIX_TRACE_UNNAMED_USEREVENT came back for name %ld: the limit is at least"
+                 " {_POSIX_TRACE_USER_EVENT_MAX} = %d identifiers", unnamed_at,
+                 _POSIX_TRACE_USER_EVENT_MAX);
+    }
+    /* Pairwise up to 4096 names; beyond, each against its 64 successors. */
+    for (long i = 0; i < named; i++)
+        for (long j = i + 1; j < named && (named <= 4096 || j <= i + 64); j++)
+            CT_CHECK(!posix_trace_eventid_equal(trid, ids[i], ids[j]),
+                     "names ct.limit.%ld and ct.limit.%ld got equal identifiers %s", i + 1,
+                     j + 1, CT_HEX(ids[i]));
+    free(ids);
+}
+
+CT_TEST(open_before_stream, "eventid_open.before-stream", "TRC",
+        "posix_trace_eventid_open,posix_trace_create,posix_trace_eventid_get_name,"
+        "posix_trace_event,posix_trace_getnext_event")
+{
+    trace_event_id_t id;
+    char name[CT_EVENT_NAME_BUF], data[8];
+    struct posix_trace_event_info info;
+    size_t len;
+    int unavailable, found = 0;
+
+    CT_CHECK_OK(posix_trace_eventid_open("ct.early", &id));     /* no stream yet */
+    trace_id_t trid = new_stream(1);
+    posix_trace_event(id, "e", 1);
+    CT_SETUP_OK(posix_trace_stop(trid));
+    do {
+        CT_SETUP_OK(posix_trace_trygetnext_event(trid, &info, data, sizeof data, &len,
+                                                 &unavailable));
+        if (unavailable == 0 && len == 1 && data[0] == 'e')
+            found = 1;
+    } while (unavailable == 0 && !found);
+    CT_CHECK(found, "the event recorded with the id opened before the stream existed was"
+             " not read back");
+    CT_CHECK(posix_trace_eventid_equal(trid, info.posix_event_id, id),
+             "the event comes out with id %s, expected the id %s opened before the stream"
+             " was created", CT_HEX(info.posix_event_id), CT_HEX(id));
+    memset(name, 'x', sizeof name);
+    CT_CHECK_OK(posix_trace_eventid_get_name(trid, info.posix_event_id, name));
+    CT_CHECK(memchr(name, '\0', sizeof name) && strcmp(name, "ct.early") == 0,
+             "the stream names the id \"%.60s\", expected \"ct.early\"", name);
+}
+
+CT_TEST(open_return_convention, "eventid_open.return-convention", "TRC",
+        "posix_trace_eventid_open")
+{
+    trace_event_id_t id;
+    errno = 0;
+    int rc = posix_trace_eventid_open("ct.convention", &id);
+    CT_CHECK(rc == 0, "a successful eventid_open returned %d (%s), errno %s; expected 0", rc,
+             ct_errname(rc), ct_errname(errno));
+    long max = ct_limit_trace_event_name_max();
+    if (max < 3 || max > (1L << 20)) {
+        ct_note("{TRACE_EVENT_NAME_MAX} is %ld: the failure case is not tried", max);
+        return;
+    }
+    char *name = long_name((size_t)max + 1, 'R');
+    errno = 0;
+    rc = posix_trace_eventid_open(name, &id);
+    CT_CHECK(rc == ENAMETOOLONG,
+             "eventid_open of a name of {TRACE_EVENT_NAME_MAX}+1 = %ld characters returned %d"
+             " (%s), errno %s: expected the error number ENAMETOOLONG itself", max + 1, rc,
+             ct_errname(rc), ct_errname(errno));
+    free(name);
+}
+
+CT_TEST(open_enametoolong, "eventid_open.ENAMETOOLONG", "TRC", "posix_trace_eventid_open")
+{
+    size_t max = event_name_max();
+    char *name = long_name(max + 1, 'L');
+    trace_event_id_t id;
+    CT_CHECK_ERR(posix_trace_eventid_open(name, &id), ENAMETOOLONG);
+    free(name);
+    name = long_name(max + 100, 'L');
+    CT_CHECK_ERR(posix_trace_eventid_open(name, &id), ENAMETOOLONG);
+    free(name);
+}
+
+CT_TEST(equal_compares, "eventid_equal.compares", "TRC", "posix_trace_eventid_equal")
+{
+    trace_id_t trid = new_stream(0);
+    trace_event_id_t a = open_id("ct.equal.a"), b = open_id("ct.equal.b");
+    trace_event_id_t a2 = a, start = POSIX_TRACE_START, stop = POSIX_TRACE_STOP;
+
+    CT_CHECK(posix_trace_eventid_equal(trid, start, start) != 0,
+             "eventid_equal(POSIX_TRACE_START, POSIX_TRACE_START) returned 0");
+    CT_CHECK(posix_trace_eventid_equal(trid, start, stop) == 0,
+             "eventid_equal(POSIX_TRACE_START, POSIX_TRACE_STOP) returned non-zero");
+    CT_CHECK(posix_trace_eventid_equal(trid, a, a2) != 0,
+             "eventid_equal of a user id and a copy of it returned 0");
+    CT_CHECK(posix_trace_eventid_equal(trid, a, b) == 0 &&
+             posix_trace_eventid_equal(trid, b, a) == 0,
+             "eventid_equal of two user ids opened under different names returned non-zero");
+    CT_CHECK(posix_trace_eventid_equal(trid, a, start) == 0,
+             "eventid_equal of a user id and POSIX_TRACE_START returned non-zero");
+}
+
+CT_TEST(equal_return_convention, "eventid_equal.return-convention", "TRC",
+        "posix_trace_eventid_get_name,posix_trace_trid_eventid_open")
+{
+    char name[CT_EVENT_NAME_BUF];
+    trace_id_t live = new_stream(0);
+    errno = 0;
+    int rc = posix_trace_eventid_get_name(live, POSIX_TRACE_START, name);
+    CT_CHECK(rc == 0, "a successful eventid_get_name returned %d (%s), errno %s; expected 0",
+             rc, ct_errname(rc), ct_errname(errno));
+#if CT_HAVE_TEF
+    trace_event_id_t id;
+    if (ct_option("TEF")) {
+        errno = 0;
+        rc = posix_trace_trid_eventid_open(live, "ct.trid.convention", &id);
+        CT_CHECK(rc == 0, "a successful trid_eventid_open returned %d (%s), errno %s;"
+                 " expected 0", rc, ct_errname(rc), ct_errname(errno));
+    }
+#endif
+    trace_id_t dead = dead_stream();
+    errno = 0;
+    rc = posix_trace_eventid_get_name(dead, POSIX_TRACE_START, name);
+    CT_CHECK(rc == EINVAL, "eventid_get_name on a shut-down trid returned %d (%s), errno %s:"
+             " expected the error number EINVAL itself", rc, ct_errname(rc),
+             ct_errname(errno));
+#if CT_HAVE_TEF
+    if (ct_option("TEF")) {
+        errno = 0;
+        rc = posix_trace_trid_eventid_open(dead, "ct.trid.convention2", &id);
+        CT_CHECK(rc == EINVAL, "trid_eventid_open on a shut-down trid returned %d (%s),"
+                 " errno %s: expected the error number EINVAL itself", rc, ct_errname(rc),
+                 ct_errname(errno));
+    }
+#endif
+}
+
+CT_TEST(get_name_returns, "eventid_get_name.returns-name", "TRC",
+        "posix_trace_eventid_get_name")
+{
+    char name[CT_EVENT_NAME_BUF];
+    trace_id_t trid = new_stream(1);
+    trace_event_id_t id = open_id("ct.get-name");
+    memset(name, 'x', sizeof name);
+    CT_CHECK_OK(posix_trace_eventid_get_name(trid, id, name));
+    CT_CHECK(memchr(name, '\0', sizeof name) && strcmp(name, "ct.get-name") == 0,
+             "eventid_get_name on a RUNNING stream gives \"%.60s\", expected \"ct.get-name\"",
+             name);
+}
+
+CT_TEST(get_name_log, "eventid_get_name.returns-name", "TRC,TRL",
+        "posix_trace_eventid_get_name,posix_trace_create_withlog,posix_trace_open")
+{
+#if CT_HAVE_TRL
+    if (!ct_option("TRL"))
+        CT_UNSUPPORTED("TRL is not supported: no trace log to open");
+    char path[] = "/tmp/ct-eventid-log-XXXXXX", name[CT_EVENT_NAME_BUF];
+    trace_id_t trid, log;
+    trace_event_id_t id = open_id("ct.get-name.log");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        CT_UNRESOLVED("mkstemp(%s) failed: %s", path, ct_errname(errno));
+    unlink(path);
+    CT_SETUP_OK(posix_trace_create_withlog(0, NULL, fd, &trid));
+    CT_SETUP_OK(posix_trace_start(trid));
+    posix_trace_event(id, "", 0);
+    CT_SETUP_OK(posix_trace_shutdown(trid));
+    if (lseek(fd, 0, SEEK_SET) != 0)
+        CT_UNRESOLVED("lseek on the log failed: %s", ct_errname(errno));
+    CT_SETUP_OK(posix_trace_open(fd, &log));
+    memset(name, 'x', sizeof name);
+    CT_CHECK_OK(posix_trace_eventid_get_name(log, id, name));
+    CT_CHECK(memchr(name, '\0', sizeof name) && strcmp(name, "ct.get-name.log") == 0,
+             "eventid_get_name on the opened log gives \"%.60s\", expected"
+             " \"ct.get-name.log\"", name);
+    posix_trace_close(log);
+    close(fd);
+#else
+    CT_UNSUPPORTED("built without TRL: <trace.h> defines _POSIX_TRACE_LOG as -1");
+#endif
+}
+
+CT_TEST(get_name_max, "eventid_get_name.name-max", "TRC",
+        "posix_trace_eventid_get_name,posix_trace_eventtypelist_getnext_id")
+{
+    size_t max = event_name_max(), guard = 16;
+    char *longest = long_name(max, 'G');
+    unsigned char *buf = malloc(max + 1 + guard);
+    CT_CHECK(buf != NULL, "out of memory");
+    open_id("ct.name-max.short");
+    if (max <= 4096)
+        open_id(longest);
+    trace_id_t trid = new_stream(0);
+    int n = 0, unavailable = 0;
+
+    while (n < 100000) {
+        trace_event_id_t id;
+        CT_SETUP_OK(posix_trace_eventtypelist_getnext_id(trid, &id, &unavailable));
+        if (unavailable)
+            break;
+        n++;
+        memset(buf, 0xA5, max + 1 + guard);
+        int rc = posix_trace_eventid_get_name(trid, id, (char *)buf);
+        if (rc != 0)
+            continue;           /* a listed id with no name: xbd419.event-has-type */
+        for (size_t i = max + 1; i < max + 1 + guard; i++)
+            CT_CHECK(buf[i] == 0xA5,
+                     "eventid_get_name of id %s wrote past a buffer of {TRACE_EVENT_NAME_MAX}+1"
+                     " = %zu bytes (guard byte %zu changed)", CT_HEX(id), max + 1,
+                     i - (max + 1));
+        CT_CHECK(memchr(buf, '\0', max + 1) != NULL,
+                 "the name of id %s has more than {TRACE_EVENT_NAME_MAX} = %zu characters",
+                 CT_HEX(id), max);
+    }
+    CT_CHECK(n > 0, "the stream's event type list is empty");
+    free(longest);
+    free(buf);
+}
+
+CT_TEST(get_name_stable, "eventid_get_name.stable", "TRC", "posix_trace_eventid_get_name")
+{
+    char first[CT_EVENT_NAME_BUF], again[CT_EVENT_NAME_BUF];
+    trace_id_t trid = new_stream(1);
+    trace_event_id_t ids[2] = { POSIX_TRACE_STOP, open_id("ct.stable") };
+    const char *what[2] = { "POSIX_TRACE_STOP", "a user id" };
+
+    for (int k = 0; k < 2; k++) {
+        CT_CHECK_OK(posix_trace_eventid_get_name(trid, ids[k], first));
+        for (int i = 0; i < 3; i++) {
+            open_id(i == 0 ? "ct.stable.other" : "ct.stable");
+            memset(again, 'x', sizeof again);
+            CT_CHECK_OK(posix_trace_eventid_get_name(trid, ids[k], again));
+            CT_CHECK(strcmp(first, again) == 0,
+                     "eventid_get_name of %s gave \"%.60s\", then \"%.60s\"", what[k], first,
+                     again);
+        }
+    }
+}
+
+CT_TEST(get_name_einval_trid, "eventid_get_name.EINVAL-trid", "TRC",
+        "posix_trace_eventid_get_name")
+{
+    char name[CT_EVENT_NAME_BUF];
+    trace_event_id_t id = open_id("ct.einval");
+    trace_id_t dead = dead_stream();
+    CT_CHECK_ERR(posix_trace_eventid_get_name(dead, POSIX_TRACE_START, name), EINVAL);
+    CT_CHECK_ERR(posix_trace_eventid_get_name(dead, id, name), EINVAL);
+}
+
+CT_TEST(get_name_einval_noname, "eventid_get_name.EINVAL-noname", "TRC",
+        "posix_trace_eventid_get_name")
+{
+    /* An identifier with no name in this process's stream: one that a child
+     * process opened for a name this process never opens.  The child is gone
+     * before the stream is created, so nothing of it is traced there. */
+    int fds[2];
+    trace_event_id_t foreign;
+    char name[CT_EVENT_NAME_BUF];
+    if (pipe(fds) != 0)
+        CT_UNRESOLVED("pipe failed: %s", ct_errname(errno));
+    pid_t pid = fork();
+    if (pid < 0)
+        CT_UNRESOLVED("fork failed: %s", ct_errname(errno));
+    if (pid == 0) {
+        trace_event_id_t id;
+        int ok = posix_trace_eventid_open("ct.child.only", &id) == 0 &&
+                 write(fds[1], &id, sizeof id) == (ssize_t)sizeof id;
+        _exit(ok ? 0 : 1);
+    }
+    close(fds[1]);
+    ssize_t got = read(fds[0], &foreign, sizeof foreign);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (got != (ssize_t)sizeof foreign || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        CT_UNRESOLVED("the child could not open an event name");
+    trace_id_t trid = new_stream(0);
+    memset(name, 0, sizeof name);
+    int rc = posix_trace_eventid_get_name(trid, foreign, name);
+    CT_CHECK(rc == EINVAL,
+             "eventid_get_name of id %s, which only another (exited) process mapped, for a"
+             " name this process never opened: returned %s%s%.60s%s, expected EINVAL (not"
+             " associated with any name in this stream)", CT_HEX(foreign), ct_errname(rc),
+             rc == 0 ? " with the name \"" : "", rc == 0 ? name : "", rc == 0 ? "\"" : "");
+}
+
+CT_TEST(process_mapping, "xsh211.process-mapping", "TRC",
+        "posix_trace_eventid_open,posix_trace_eventid_equal,posix_trace_create,"
+        "posix_trace_shutdown")
+{
+    trace_event_id_t early = open_id("ct.process.mapping"), id1, id2;
+    trace_id_t s1 = new_stream(1);
+    CT_CHECK_OK(posix_trace_eventid_open("ct.process.mapping", &id1));
+    CT_CHECK(posix_trace_eventid_equal(s1, early, id1),
+             "with a first stream, the name opened before it maps to %s, not to the %s it"
+             " got before", CT_HEX(id1), CT_HEX(early));
+    CT_SETUP_OK(posix_trace_shutdown(s1));
+    trace_id_t s2 = new_stream(1);
+    CT_CHECK_OK(posix_trace_eventid_open("ct.process.mapping", &id2));
+    CT_CHECK(posix_trace_eventid_equal(s2, early, id2),
+             "in a second stream created after the first was shut down, the name maps to %s,"
+             " not to the %s it got before any stream existed", CT_HEX(id2), CT_HEX(early));
+
+    /* The events recorded with the first id carry it in the second stream. */
+    struct posix_trace_event_info info;
+    char data[8], name[CT_EVENT_NAME_BUF];
+    size_t len;
+    int unavailable, found = 0;
+    posix_trace_event(early, "p", 1);
+    CT_SETUP_OK(posix_trace_stop(s2));
+    do {
+        CT_SETUP_OK(posix_trace_trygetnext_event(s2, &info, data, sizeof data, &len,
+                                                 &unavailable));
+        found = unavailable == 0 && len == 1 && data[0] == 'p';
+    } while (unavailable == 0 && !found);
+    CT_CHECK(found, "the event recorded in the second stream was not read back");
+    CT_CHECK(posix_trace_eventid_equal(s2, info.posix_event_id, id2),
+             "the event recorded with the early id comes out as %s, not %s",
+             CT_HEX(info.posix_event_id), CT_HEX(id2));
+    CT_CHECK_OK(posix_trace_eventid_get_name(s2, info.posix_event_id, name));
+    CT_CHECK(strcmp(name, "ct.process.mapping") == 0,
+             "the second stream names the id \"%.60s\", expected \"ct.process.mapping\"", name);
+}

@@ -1,0 +1,229 @@
+"""Building "vendor" implementations from copies of the reference, and the
+conformance tests against them, for the vendor-mode tests
+(harness/tests/test_vendor_mode.py).  reference/ is never modified.
+
+    impl = Implementation(repo, workdir)            # a copy of reference/ + include/
+    impl.edit(edits)                                  # mutants.apply_edits
+    impl.write_header(text)                           # a variant <trace.h>
+    lib = impl.build()                                # workdir/lib/libposixtrace.a
+
+    progs = TestPrograms(repo, include_dir, objdir)   # tests compiled once per header
+    progs.link(lib, build_dir)                        # build_dir/conformance/<name>, profile
+    doc = run_harness(repo, build_dir, reports_dir)   # reports/conformance.json as a dict
+"""
+
+import concurrent.futures
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+CC = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or "cc"
+JOBS = max(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2)
+BASE_CFLAGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-O1", "-g0"]
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+
+class BuildError(Exception):
+    pass
+
+
+def _cc(args, what):
+    p = subprocess.run([CC] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    if p.returncode != 0:
+        raise BuildError("%s failed:\n$ %s %s\n%s" % (what, CC, " ".join(args), p.stdout[-4000:]))
+
+
+def _parallel(jobs):
+    with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as pool:
+        for f in [pool.submit(fn, *a) for fn, *a in jobs]:
+            f.result()
+
+
+class Implementation:
+    """A copy of the reference (reference/*.c, *.h and include/*.h) in workdir."""
+
+    def __init__(self, repo, workdir, base=None):
+        self.repo, self.dir = repo, workdir
+        self.src = os.path.join(workdir, "src")
+        self.include = os.path.join(workdir, "include")
+        self.obj = os.path.join(workdir, "obj")
+        self.lib = os.path.join(workdir, "lib", "libposixtrace.a")
+        self.base = base            # an Implementation whose objects can be reused
+        self.changed = set()
+        for d in (self.src, self.include, self.obj, os.path.dirname(self.lib)):
+            os.makedirs(d, exist_ok=True)
+        for f in glob.glob(os.path.join(repo, "reference", "*.[ch]")):
+            shutil.copy(f, self.src)
+        for f in glob.glob(os.path.join(repo, "include", "*.h")):
+            shutil.copy(f, self.include)
+
+    def edit(self, edits, label="edit"):
+        from mutants import apply_edits
+        apply_edits(self.src, edits, label)
+        self.changed |= {name for name, _, _ in edits}
+
+    def write_header(self, text):
+        with open(os.path.join(self.include, "trace.h"), "w") as f:
+            f.write(text)
+        self.changed.add("*")
+
+    def sources(self):
+        return sorted(glob.glob(os.path.join(self.src, "*.c")))
+
+    def build(self):
+        """Compiles the library (reusing the base's objects of unchanged files)."""
+        jobs = []
+        for src in self.sources():
+            name = os.path.basename(src)
+            obj = os.path.join(self.obj, name[:-2] + ".o")
+            base_obj = self.base and os.path.join(self.base.obj, name[:-2] + ".o")
+            if self.base and "*" not in self.changed and name not in self.changed \
+                    and os.path.exists(base_obj):
+                shutil.copy(base_obj, obj)
+                continue
+            jobs.append((_cc, BASE_CFLAGS + ["-I" + self.include, "-I" + self.src, "-c", "-o",
+                                             obj, src], "compiling %s" % name))
+        _parallel(jobs)
+        if os.path.exists(self.lib):
+            os.remove(self.lib)
+        subprocess.run(["ar", "rcs", self.lib] + sorted(glob.glob(os.path.join(self.obj,
+                                                                              "*.o"))),
+                       check=True)
+        return self.lib
+
+
+class TestPrograms:
+    """The portable tests, ct.c and the profile compiled against one header
+    directory; linked with any library built against that header."""
+
+    def __init__(self, repo, include_dir, objdir, cflags=()):
+        self.repo, self.objdir = repo, objdir
+        os.makedirs(objdir, exist_ok=True)
+        tests_dir = os.path.join(repo, "conformance", "tests")
+        flags = BASE_CFLAGS + list(cflags) + ["-I" + include_dir, "-I" + tests_dir]
+        self.tests = [s for s in sorted(glob.glob(os.path.join(tests_dir, "*.c")))
+                      if os.path.basename(s) != "ct.c"]
+        jobs = [(_cc, flags + ["-c", "-o", self._obj(s), s], "compiling %s" % s)
+                for s in self.tests + [os.path.join(tests_dir, "ct.c"),
+                                       os.path.join(repo, "harness", "profile.c")]]
+        _parallel(jobs)
+
+    def _obj(self, src):
+        return os.path.join(self.objdir, os.path.basename(src)[:-2] + ".o")
+
+    def programs(self, build_dir):
+        """The test programs link() makes in build_dir."""
+        return [os.path.join(build_dir, "conformance", os.path.basename(s)[:-2])
+                for s in self.tests]
+
+    def link(self, lib, build_dir):
+        """build_dir/conformance/<name> for each test, build_dir/harness/profile."""
+        conf = os.path.join(build_dir, "conformance")
+        harness = os.path.join(build_dir, "harness")
+        os.makedirs(conf, exist_ok=True)
+        os.makedirs(harness, exist_ok=True)
+        ct = os.path.join(self.objdir, "ct.o")
+        jobs = [(_cc, ["-o", os.path.join(conf, os.path.basename(s)[:-2]), self._obj(s), ct,
+                       lib, "-pthread"], "linking %s" % s) for s in self.tests]
+        jobs.append((_cc, ["-o", os.path.join(harness, "profile"),
+                           os.path.join(self.objdir, "profile.o"), lib, "-pthread"],
+                     "linking the profile"))
+        _parallel(jobs)
+
+
+def run_harness(repo, build_dir, reports_dir, *args, timeout=5, env=None, programs=None):
+    """Runs harness/run.py on the programs of build_dir as a vendor's (only
+    those listed in programs, if given: the tree may have gained test files
+    since they were built); returns (the report document, the CompletedProcess)."""
+    only = []
+    if programs is not None:
+        only = ["--no-discover"]
+        for p in programs:
+            only += ["--exe", p]
+    argv = [PYTHON, os.path.join(repo, "harness", "run.py"), "--root", repo,
+            "--build", build_dir, "--reports", reports_dir, "--impl", "vendor",
+            "--no-vectors", "--allow-fail", "--no-progress", "--timeout", str(timeout),
+            "-j", str(JOBS),
+            "--profile", os.path.join(build_dir, "harness", "profile")] + only + list(args)
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, env=env)
+    if p.returncode != 0:
+        raise BuildError("run.py exited %d:\n%s\n%s" % (p.returncode, p.stdout[-3000:],
+                                                        p.stderr[-3000:]))
+    with open(os.path.join(reports_dir, "conformance.json")) as f:
+        return json.load(f), p
+
+
+# ---- a <trace.h> with other values and representations ----------------------------
+
+# Event ids of the variant: system events far above the user ids, the unnamed
+# user event low, so that nothing that assumed the reference's values holds.
+VARIANT_EVENT_IDS = {1: 300, 2: 301, 3: 302, 4: 303, 5: 304, 6: 305, 7: 306, 8: 307, 16: 7}
+
+
+def variant_header(text):
+    """<trace.h> with every POSIX_TRACE_* constant renumbered, other event ids,
+    trace_event_id_t unsigned short and trace_id_t unsigned int.  Raises
+    BuildError if the header no longer has what is rewritten."""
+    out = text
+    n_const = 0
+
+    def constant(m):
+        nonlocal n_const
+        n_const += 1
+        return "%s%d" % (m.group(1), 1000 + 37 * int(m.group(2)))
+    out = re.sub(r"^(#define\s+POSIX_TRACE_[A-Z_]+\s+)(\d+)\b", constant, out, flags=re.M)
+
+    n_ids = 0
+
+    def event_id(m):
+        nonlocal n_ids
+        n_ids += 1
+        return "((trace_event_id_t)%d)" % VARIANT_EVENT_IDS[int(m.group(1))]
+    out = re.sub(r"\(\(trace_event_id_t\)(\d+)\)", event_id, out)
+
+    subs = [
+        (r"typedef\s+unsigned\s+int\s+trace_event_id_t;", "typedef unsigned short trace_event_id_t;"),
+        (r"typedef\s+unsigned\s+long\s+trace_id_t;", "typedef unsigned int trace_id_t;"),
+        (r"(#define\s+__POSIXTRACE_EVENT_ID_LIMIT\s+)\(16u \+ TRACE_USER_EVENT_MAX\)",
+         r"\g<1>(64u + TRACE_USER_EVENT_MAX)"),
+    ]
+    for pat, rep in subs:
+        out, n = re.subn(pat, rep, out)
+        if n != 1:
+            raise BuildError("variant <trace.h>: %r not found once in include/trace.h: update "
+                             "harness/mutants/build.py" % pat)
+    if n_const < 20 or n_ids < 9:
+        raise BuildError("variant <trace.h>: only %d constants and %d event ids rewritten"
+                         % (n_const, n_ids))
+    return out
+
+
+# The reference's table of system events, if it spells the ids as numbers,
+# is rewritten to use the constants, so that it follows the header.
+SYSTEM_EVENT_NAMES = {1: "POSIX_TRACE_START", 2: "POSIX_TRACE_STOP", 3: "POSIX_TRACE_FILTER",
+                      4: "POSIX_TRACE_OVERFLOW", 5: "POSIX_TRACE_RESUME",
+                      6: "POSIX_TRACE_FLUSH_START", 7: "POSIX_TRACE_FLUSH_STOP",
+                      8: "POSIX_TRACE_ERROR", 16: "POSIX_TRACE_UNNAMED_USEREVENT"}
+
+
+def constants_in_reference_tables(src_dir):
+    """Rewrites '{ 1, "posix_trace_start"' into '{ POSIX_TRACE_START, ...' in
+    event_names.c of src_dir (a copy).  Returns how many entries changed."""
+    path = os.path.join(src_dir, "event_names.c")
+    if not os.path.exists(path):
+        return 0
+    with open(path) as f:
+        text = f.read()
+    text, n = re.subn(r'\{\s*(\d+)\s*,(\s*"posix_trace_)',
+                      lambda m: "{ %s,%s" % (SYSTEM_EVENT_NAMES.get(int(m.group(1)),
+                                                                   m.group(1)), m.group(2)),
+                      text)
+    with open(path, "w") as f:
+        f.write(text)
+    return n

@@ -1,0 +1,513 @@
+"""Mutants of the reference: each breaks one rule of the catalogue.
+
+A mutant is a list of textual edits applied to a COPY of reference/*.c
+(reference/ itself is never touched).  The vendor-mode tests
+(harness/tests/test_vendor_mode.py) build each mutant as a "vendor"
+implementation, run the whole conformance suite against it, and check that
+the rule it breaks FAILs (its tests' messages name the rule) while every
+other rule keeps its baseline result, apart from the mutant's declared
+collateral rules (glob patterns).
+
+Each edit names a file, an exact text that must occur exactly once in it,
+and its replacement.  When the reference changes so that an anchor no longer
+matches, the test says which mutant and which file: update the anchor here.
+
+Fields:
+  name        short id
+  rule        the catalogue rule the mutant breaks (must FAIL)
+  results     results accepted for that rule (default: FAIL only)
+  collateral  glob patterns of other rules allowed to change result
+  edits       [(file, old, new), ...]
+  what        one line: how the mutant breaks the rule
+"""
+
+MUTANTS = [
+    {
+        "name": "start-no-start-event",
+        "rule": "start.start-event",
+        "what": "posix_trace_start sets RUNNING but records no START event",
+        "edits": [("stream.c",
+                   "    stream_put(s, POSIX_TRACE_START, NULL, 0, 0, &o);\n"
+                   "    s->run = POSIX_TRACE_RUNNING;                       /* S0226 */",
+                   "    (void)o;\n"
+                   "    s->run = POSIX_TRACE_RUNNING;                       /* S0226 */")],
+        "collateral": ["xsh211.start-data*", "xsh211.sysevent-*", "xsh211.sysevents-*",
+                       "getnext.*", "trygetnext.*", "timedgetnext.*", "event.*",
+                       "stream.*", "xbd419.*", "trace_h.event_info.*"],
+    },
+    {
+        "name": "start-records-twice",
+        "rule": "start.already-running",
+        "what": "posix_trace_start on a running stream records another START",
+        "edits": [("stream.c",
+                   "    if (s->run == POSIX_TRACE_RUNNING || s->autostopped) {",
+                   "    if (s->autostopped) {")],
+        "collateral": [],
+    },
+    {
+        "name": "stop-no-stop-event",
+        "rule": "stop.stop-event",
+        "what": "posix_trace_stop sets SUSPENDED but records no STOP event",
+        "edits": [("stream.c",
+                   "    stream_put(s, POSIX_TRACE_STOP, &automatic, sizeof automatic, 0, &o);\n",
+                   "    (void)automatic;\n")],
+        "collateral": ["xsh211.stop-data*", "xsh211.sysevent-*", "xsh211.sysevents-*",
+                       "getnext.*", "trygetnext.*", "stream.*"],
+    },
+    {
+        "name": "stop-data-auto",
+        "rule": "xsh211.stop-data-explicit",
+        "what": "the STOP of posix_trace_stop carries a nonzero auto flag",
+        "edits": [("stream.c",
+                   "    int automatic = 0;\n    origin_of_caller(&o, __builtin_return_address(0));",
+                   "    int automatic = 1;\n    origin_of_caller(&o, __builtin_return_address(0));")],
+        "collateral": [],
+    },
+    {
+        "name": "stop-records-twice",
+        "rule": "stop.already-suspended",
+        "what": "posix_trace_stop on a suspended stream records another STOP",
+        "edits": [("stream.c",
+                   "    if (s->run == POSIX_TRACE_SUSPENDED) {\n"
+                   "        stream_release(s);                              /* S0230, S0231 */",
+                   "    if (0) {\n"
+                   "        stream_release(s);                              /* S0230, S0231 */")],
+        "collateral": [],
+    },
+    {
+        "name": "create-running",
+        "rule": "create.suspended",
+        "what": "posix_trace_create returns a running stream",
+        "edits": [("stream.c",
+                   "    s->run = POSIX_TRACE_SUSPENDED;                     /* S0092 */",
+                   "    s->run = POSIX_TRACE_RUNNING;"),
+                  ("stream.c",
+                   "    s->state = SLOT_ACTIVE;\n    *trid = stream_trid(s);",
+                   "    s->state = SLOT_ACTIVE;\n    stream_update_recording(s);\n"
+                   "    *trid = stream_trid(s);")],
+        "collateral": ["start.*", "stop.*", "get_status.current", "xsh211.*", "getnext.*",
+                       "trygetnext.*", "timedgetnext.*", "event.*", "stream.*", "clear.*",
+                       "xbd419.*", "trace_h.*"],
+    },
+    {
+        "name": "eagain-is-enomem",
+        "rule": "create.EAGAIN",
+        "what": "posix_trace_create past {TRACE_SYS_MAX} streams gives ENOMEM, not EAGAIN",
+        "edits": [("stream.c",
+                   "        return EAGAIN;                                  /* TRACE_SYS_MAX */",
+                   "        return ENOMEM;")],
+        "collateral": [],
+    },
+    {
+        "name": "esrch-is-eperm",
+        "rule": "create.ESRCH",
+        "what": "posix_trace_create for a process that does not exist gives EPERM",
+        "edits": [("stream.c",
+                   "    if (pid < 0)\n        return ESRCH;\n"
+                   "    if (kill(pid, 0) != 0 && errno == ESRCH)\n        return ESRCH;",
+                   "    if (pid < 0)\n        return EPERM;\n"
+                   "    if (kill(pid, 0) != 0 && errno == ESRCH)\n        return EPERM;")],
+        "collateral": [],
+    },
+    {
+        "name": "creation-time-zero",
+        "rule": "create.creation-time-realtime",
+        "what": "a stream's creation-time is 0, not CLOCK_REALTIME at creation",
+        "edits": [("stream.c",
+                   "        clock_gettime(CLOCK_REALTIME, &s->attr.__createtime);   /* S0087 */",
+                   "        s->attr.__createtime.tv_sec = 0;\n"
+                   "        s->attr.__createtime.tv_nsec = 0;")],
+        "collateral": ["attr_getcreatetime.*", "get_attr.*"],
+    },
+    {
+        "name": "start-invalid-trid-ok",
+        "rule": "start.EINVAL",
+        "what": "posix_trace_start with an invalid trace id returns 0",
+        "edits": [("stream.c",
+                   "    if (s == NULL)\n"
+                   "        return EINVAL;                                  /* S0234 */\n"
+                   "    if (s->run == POSIX_TRACE_RUNNING || s->autostopped) {",
+                   "    if (s == NULL)\n"
+                   "        return 0;\n"
+                   "    if (s->run == POSIX_TRACE_RUNNING || s->autostopped) {")],
+        "collateral": [],
+    },
+    {
+        "name": "clear-keeps-events",
+        "rule": "clear.events-lost",
+        "what": "posix_trace_clear leaves the recorded events in the stream",
+        "edits": [("stream.c",
+                   "    s->ring.head = s->ring.tail = 0;                    /* S0063, S0064 */",
+                   "    (void)0;")],
+        "collateral": ["clear.as-if-created"],
+    },
+    {
+        "name": "clear-keeps-full",
+        "rule": "clear.not-full",
+        "what": "posix_trace_clear leaves the full status FULL",
+        "edits": [("stream.c",
+                   "    s->full = POSIX_TRACE_NOT_FULL;                     /* S0065 */",
+                   "    (void)0;")],
+        "collateral": ["clear.as-if-created"],
+    },
+    {
+        "name": "clear-invalid-trid-ok",
+        "rule": "clear.EINVAL",
+        "what": "posix_trace_clear with an invalid trace id returns 0",
+        "edits": [("stream.c",
+                   "        return EINVAL;                                  /* S0071 */",
+                   "        return 0;")],
+        "collateral": [],
+    },
+    {
+        "name": "shutdown-keeps-trid",
+        "rule": "shutdown.trid-invalid",
+        "what": "posix_trace_shutdown stops the stream but leaves its trace id valid",
+        "edits": [("stream.c",
+                   "    s->state = SLOT_FREE;\n    stream_update_recording(s);\n"
+                   "    ring_free(&s->ring);                                /* S0108-S0110 */\n"
+                   "    s->gen++;                           /* the trace id is dead from now on */",
+                   "    stream_update_recording(s);")],
+        "collateral": ["shutdown.*", "create.EAGAIN", "create.several-streams"],
+    },
+    {
+        "name": "get-status-keeps-overrun",
+        "rule": "get_status.resets-overrun",
+        "what": "posix_trace_get_status does not reset the overrun status",
+        "edits": [("stream.c",
+                   "    s->overrun = POSIX_TRACE_NO_OVERRUN;                /* S0176 */",
+                   "    (void)0;")],
+        "collateral": ["xsh211.overrun-*"],
+    },
+    {
+        "name": "get-status-wrong-error",
+        "rule": "get_status.EINVAL",
+        "what": "posix_trace_get_status with an invalid trace id gives ESRCH",
+        "edits": [("stream.c",
+                   "        return EINVAL;                                  /* S0182 */\n"
+                   "    st->posix_stream_status",
+                   "        return ESRCH;\n"
+                   "    st->posix_stream_status")],
+        "collateral": [],
+    },
+    {
+        "name": "getnext-newest-first",
+        "rule": "getnext.oldest-first",
+        "what": "the read functions report the newest event first (a stack, not a queue)",
+        "edits": [("read.c",
+                   "    ring_copy_out(&s->ring, s->ring.tail, &h, sizeof h);\n"
+                   "    if (s->ovf == OVF_RESUME) {",
+                   "    uint64_t at = s->ring.tail;                 /* MUTANT: the newest */\n"
+                   "    for (;;) {\n"
+                   "        struct rec_hdr x;\n"
+                   "        ring_copy_out(&s->ring, at, &x, sizeof x);\n"
+                   "        uint64_t next = at + rec_size(x.len & REC_LEN_MASK);\n"
+                   "        if (next >= s->ring.head)\n"
+                   "            break;\n"
+                   "        at = next;\n"
+                   "    }\n"
+                   "    ring_copy_out(&s->ring, at, &h, sizeof h);\n"
+                   "    if (s->ovf == OVF_RESUME) {"),
+                  ("read.c",
+                   "        ring_copy_out(&s->ring, s->ring.tail + REC_HDR_SIZE, data, n);\n"
+                   "    *data_len = n;\n"
+                   "    s->ring.tail += rec_size(len);                      /* S0218 */",
+                   "        ring_copy_out(&s->ring, at + REC_HDR_SIZE, data, n);\n"
+                   "    *data_len = n;\n"
+                   "    s->ring.head = at;")],
+        "collateral": ["getnext.generation-order", "xsh211.resume-*", "xsh211.overflow-*",
+                       "stream.*", "start.*", "stop.*", "event.*", "trygetnext.*",
+                       "timedgetnext.*", "xbd419.*"],
+    },
+    {
+        "name": "trygetnext-blocks",
+        "rule": "trygetnext.no-block",
+        "results": ["FAIL", "UNRESOLVED"],    # a test without a watchdog times out
+        "what": "posix_trace_trygetnext_event waits for an event like getnext",
+        "edits": [("read.c",
+                   "unavailable, WAIT_NEVER, NULL);",
+                   "unavailable, WAIT_FOREVER, NULL);")],
+        # trygetnext is how most tests drain a stream: they all hang.
+        "collateral": ["*"],
+    },
+    {
+        "name": "truncated-read-data-len",
+        "rule": "getnext.truncated-read",
+        "what": "on a TRUNCATED_READ, *data_len is the event's length, not num_bytes",
+        "edits": [("read.c", "    *data_len = n;\n", "    *data_len = len;\n")],
+        "collateral": ["getnext.buffer-bound", "getnext.truncated-read-overrides"],
+    },
+    {
+        "name": "truncated-read-status",
+        "rule": "getnext.truncated-read",
+        "what": "an event cut by a short buffer is not marked POSIX_TRACE_TRUNCATED_READ",
+        "edits": [("read.c",
+                   "        ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;\n",
+                   "        (void)0;\n")],
+        "collateral": ["getnext.truncated-read-overrides", "xsh211.truncation-values"],
+    },
+    {
+        "name": "timedgetnext-abstime-etimedout",
+        "rule": "timedgetnext.EINVAL-abstime",
+        "what": "an invalid abstime with no event gives ETIMEDOUT, not EINVAL",
+        "edits": [("read.c",
+                   "            rc = EINVAL;                                /* S0224 */",
+                   "            rc = ETIMEDOUT;")],
+        "collateral": [],
+    },
+    {
+        "name": "timedgetnext-no-timeout-error",
+        "rule": "timedgetnext.ETIMEDOUT",
+        "what": "posix_trace_timedgetnext_event returns 0 when abstime passes",
+        "edits": [("read.c",
+                   "            rc = ETIMEDOUT;                             /* S0203, S0204 */",
+                   "            rc = 0;")],
+        "collateral": ["timedgetnext.*"],
+    },
+    {
+        "name": "record-not-marked-truncated",
+        "rule": "event.truncated-record",
+        "what": "an event cut to max-data-size is marked NOT_TRUNCATED",
+        "edits": [("record.c",
+                   "    stream_put(s, id, data, n, truncated, &o);",
+                   "    stream_put(s, id, data, n, 0, &o);")],
+        "collateral": ["getnext.truncated-read-overrides", "xsh211.truncation-values"],
+    },
+    {
+        "name": "eventid-open-einval",
+        "rule": "eventid_open.ENAMETOOLONG",
+        "what": "posix_trace_eventid_open of a too long name gives EINVAL",
+        "edits": [("event_names.c",
+                   "        return ENAMETOOLONG;                            /* S0124, S0134 */",
+                   "        return EINVAL;")],
+        "collateral": ["eventid_open.name-max", "eventid_open.return-convention"],
+    },
+    {
+        "name": "eventid-open-new-id",
+        "rule": "eventid_open.same-name-same-id",
+        "what": "posix_trace_eventid_open gives a new id for a name already mapped",
+        "edits": [("event_names.c",
+                   "        if (strcmp(user_names.names[i], name) == 0)",
+                   "        if (0 && strcmp(user_names.names[i], name) == 0)")],
+        "collateral": ["eventid_open.limit-unnamed", "xbd419.one-to-one", "xsh211.*-mapping",
+                       "eventid_open.maps"],
+    },
+    {
+        "name": "eventid-open-limit-error",
+        "rule": "eventid_open.limit-unnamed",
+        "what": "past {TRACE_USER_EVENT_MAX}, posix_trace_eventid_open fails with EAGAIN",
+        "edits": [("event_names.c",
+                   "            *id = POSIX_TRACE_UNNAMED_USEREVENT;        /* S0127 */\n"
+                   "            return 0;",
+                   "            return EAGAIN;")],
+        "collateral": [],
+    },
+    {
+        "name": "eventid-get-name-wrong",
+        "rule": "eventid_get_name.returns-name",
+        "what": "posix_trace_eventid_get_name gives a wrong name for user events",
+        "edits": [("event_names.c",
+                   "        strcpy(buf, user_names.names[id - FIRST_NAMED_USER_EVENT]);",
+                   "        strcpy(buf, \"wrong\");")],
+        "collateral": ["eventid_get_name.*", "eventid_open.*", "xsh211.*-mapping"],
+    },
+    {
+        "name": "typelist-rewind-noop",
+        "rule": "eventtypelist_rewind.resets",
+        "what": "posix_trace_eventtypelist_rewind does not go back to the first id",
+        "edits": [("eventtypes.c",
+                   "    s->typelist_pos = 0;                                /* S0168 */",
+                   "    (void)0;")],
+        "collateral": ["xsh211.stream-mapping"],
+    },
+    {
+        "name": "typelist-end-error",
+        "rule": "eventtypelist_getnext_id.unavailable-end",
+        "what": "past the end of the event type list getnext_id fails instead of "
+                "setting *unavailable",
+        "edits": [("eventtypes.c",
+                   "    } else {\n"
+                   "        *unavailable = 1;                               /* S0167 */\n"
+                   "    }",
+                   "    } else {\n"
+                   "        stream_release(s);\n"
+                   "        return ENOENT;\n"
+                   "    }")],
+        "collateral": ["eventtypelist_*", "xsh211.sysevents-*", "xsh211.stream-mapping",
+                       "eventid_get_name.*"],
+    },
+    {
+        "name": "loop-no-overrun",
+        "rule": "xsh211.overrun-loop",
+        "what": "a LOOP stream that overwrites events does not set OVERRUN",
+        "edits": [("stream_put.c",
+                   "    s->overrun = POSIX_TRACE_OVERRUN;                   /* S0248 */\n",
+                   "")],
+        "collateral": ["get_status.resets-overrun"],
+    },
+    {
+        "name": "no-overflow-event",
+        "rule": "xsh211.overflow-event",
+        "what": "after events are overwritten the reader gets RESUME but no OVERFLOW",
+        "edits": [("stream_put.c",
+                   "            s->ovf = OVF_PENDING;",
+                   "            s->ovf = OVF_RESUME;")],
+        "collateral": ["xsh211.overflow-timestamp", "stream.loop-*"],
+    },
+    {
+        "name": "setstreamsize-ignored",
+        "rule": "attr_setstreamsize.roundtrip",
+        "what": "posix_trace_attr_setstreamsize returns 0 and stores nothing",
+        "edits": [("attr.c", "    attr->__stream_minsize = v;\n", "    (void)v;\n")],
+        "collateral": ["stream.min-size-lossless"],
+    },
+    {
+        "name": "setname-ignored",
+        "rule": "attr_setname.sets",
+        "what": "posix_trace_attr_setname returns 0 and stores nothing",
+        "edits": [("attr.c", "    copy_name(attr->__name, name);\n", "    (void)name;\n")],
+        "collateral": ["attr_init.reinit", "attr_setname.*", "attr_getname.*",
+                       "create.attr-*", "get_attr.*"],
+    },
+    {
+        "name": "default-name-not-empty",
+        "rule": "attr_setname.default-empty",
+        "what": "posix_trace_attr_init gives the trace-name \"x\", not \"\"",
+        "edits": [("attr.c",
+                   "    copy_name(attr->__genversion, ATTR_GENVERSION);     /* S0003 */",
+                   "    copy_name(attr->__genversion, ATTR_GENVERSION);\n"
+                   "    copy_name(attr->__name, \"x\");")],
+        "collateral": ["create.attr-null-defaults"],
+    },
+    {
+        "name": "clockres-zero",
+        "rule": "attr_init.readonly-attributes",
+        "what": "posix_trace_attr_init sets a clock-resolution of 0 s 0 ns",
+        "edits": [("attr.c",
+                   "    copy_name(attr->__genversion, ATTR_GENVERSION);     /* S0003 */",
+                   "    copy_name(attr->__genversion, ATTR_GENVERSION);\n"
+                   "    attr->__clockres.tv_sec = 0;\n"
+                   "    attr->__clockres.tv_nsec = 0;")],
+        "collateral": ["attr_getclockres.*", "timedgetnext.resolution"],
+    },
+]
+
+# The implementation that crashes in one function and hangs in another
+# (test_vendor_mode.py, part c): posix_trace_attr_setname dies of SIGSEGV,
+# posix_trace_attr_getcreatetime never returns.
+CRASH_AND_HANG = [
+    ("attr.c",
+     "int posix_trace_attr_setname(trace_attr_t *attr, const char *name)\n{\n",
+     "int posix_trace_attr_setname(trace_attr_t *attr, const char *name)\n{\n"
+     "    *(volatile int *)(uintptr_t)8 = 1;          /* MUTANT: SIGSEGV */\n"),
+    ("attr.c",
+     "int posix_trace_attr_getcreatetime(const trace_attr_t *attr, struct timespec *t)\n{\n",
+     "int posix_trace_attr_getcreatetime(const trace_attr_t *attr, struct timespec *t)\n{\n"
+     "    for (;;)                                    /* MUTANT: hangs */\n"
+     "        pause();\n"),
+    ("attr.c", "#include <string.h>\n", "#include <string.h>\n#include <stdint.h>\n"
+     "#include <unistd.h>\n"),
+]
+
+
+# Collateral observed with the portable tests as they were when the mutants were
+# last calibrated (harness/mutants/calibrate.py), beyond the patterns above; each
+# entry was reviewed: a test of that rule uses the broken behaviour in its setup
+# or to observe its own rule.  Added to the mutant's "collateral".
+OBSERVED_COLLATERAL = {
+    "start-no-start-event": [
+        "xsh211.overflow-timestamp",
+        "create.trid-usable", "start.already-running", "start.full-no-effect",
+        "start.full-loop", "xsh211.truncation-values", "trace_h.prototypes-trc"],
+    "stop-no-stop-event": [
+        "clear.events-lost", "create.trid-usable", "stop.already-suspended",
+        "xsh211.truncation-values"],
+    "stop-records-twice": [
+        "stop.full-no-effect"],
+    "create-running": [
+        "fork.child-not-controller",
+        "attr_init.multiple-create", "create.trid-usable", "create.several-streams"],
+    "eagain-is-enomem": [
+        "shutdown.returns-after-free"],
+    "start-invalid-trid-ok": [
+        "create.EINVAL-child-trid", "fork.child-not-controller",
+        "shutdown.stops", "shutdown.trid-invalid", "start.return-convention"],
+    "clear-keeps-full": [
+        "xsh211.status-suspended-notfull",
+        "clear.keeps-run-state"],
+    "clear-invalid-trid-ok": [
+        "create.EINVAL-child-trid", "fork.child-not-controller",
+        "clear.return-convention", "shutdown.trid-invalid"],
+    "shutdown-keeps-trid": [
+        "clear.return-convention", "clear.EINVAL", "create.return-convention",
+        "eventid_equal.return-convention", "eventid_get_name.EINVAL-trid",
+        "eventtypelist_getnext_id.return-convention", "eventtypelist_getnext_id.EINVAL",
+        "eventtypelist_rewind.EINVAL", "get_attr.return-convention", "get_attr.EINVAL",
+        "get_status.EINVAL", "getnext.return-convention", "getnext.EINVAL",
+        "timedgetnext.EINVAL-trid", "trygetnext.EINVAL-trid", "start.return-convention",
+        "start.EINVAL", "stop.EINVAL"],
+    "get-status-keeps-overrun": [
+        "stream.until-full-reuses-read",
+        "getnext.frees-space"],
+    "get-status-wrong-error": [
+        "create.EINVAL-child-trid", "exec.shuts-down",
+        "shutdown.trid-invalid", "get_attr.return-convention"],
+    "getnext-newest-first": [
+        "xsh211.sysevent-prog-address", "xsh211.user-prog-address", "xsh211.stop-data-auto",
+        "clear.events-lost", "getnext.reports", "getnext.full-data-status",
+        "getnext.reported-once", "getnext.frees-space", "xsh211.timestamp",
+        "trace_h.prototypes-trc"],
+    "trygetnext-blocks": [
+        "stream.min-size-lossless", "clear.as-if-created", "clear.keeps-run-state",
+        "clear.events-lost", "create.pid-zero-self", "create.pid-target",
+        "create.trid-usable", "create.suspended", "event.records", "event.all-streams",
+        "event.no-stream-no-effect", "event.suspended-no-effect", "getnext.blocks",
+        "timedgetnext.waits-until-abstime", "timedgetnext.past-abstime",
+        "timedgetnext.realtime-clock", "getnext.reported-once", "getnext.frees-space",
+        "timedgetnext.EINVAL-abstime", "timedgetnext.ETIMEDOUT", "start.start-event",
+        "start.already-running", "start.full-no-effect", "start.full-loop", "stop.stop-event",
+        "stop.status-suspended", "stop.already-suspended", "stop.full-no-effect",
+        "stop.full-loop", "xsh211.truncation-values"],
+    "record-not-marked-truncated": [
+        "getnext.full-data-status"],
+    "eventid-open-new-id": [
+        "clear.keeps-mapping"],
+    "eventid-get-name-wrong": [
+        "xbd419.one-to-one",
+        "clear.keeps-mapping", "trace_h.prototypes-trc"],
+    "typelist-end-error": [
+        "xbd419.event-has-type",
+        "clear.keeps-mapping"],
+    "no-overflow-event": [
+        "xsh211.resume-*", "xsh211.overflow-resume-no-data"],
+    "setname-ignored": [
+        "attr_init.multiple-create", "trace_h.prototypes-trc"],
+}
+
+for _m in MUTANTS:
+    _m["collateral"] = list(_m["collateral"]) + OBSERVED_COLLATERAL.get(_m["name"], [])
+
+class MutantError(Exception):
+    pass
+
+
+def apply_edits(src_dir, edits, label):
+    """Applies edits [(file, old, new)] to the files of src_dir (a copy of
+    reference/); raises MutantError naming the mutant if an anchor does not
+    occur exactly once."""
+    import os
+    for name, old, new in edits:
+        path = os.path.join(src_dir, name)
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise MutantError("%s: cannot read reference/%s: %s" % (label, name, e.strerror))
+        n = text.count(old)
+        if n != 1:
+            raise MutantError(
+                "%s: the anchor occurs %d times in reference/%s (expected once); the "
+                "reference has changed: update harness/mutants/mutants.py. Anchor:\n%s"
+                % (label, n, name, old))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(old, new))

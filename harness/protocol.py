@@ -1,0 +1,320 @@
+"""The test protocol between the runner and a test executable.
+
+Every test executable (a portable test program built from
+conformance/tests/<name>.c, or the vector interpreter) answers:
+
+    EXE [PREFIX...] --list        one line per test:
+                                  <test-id> TAB <rule-id>[,<rule-id>...] TAB <options>
+                                  [TAB <function>[,<function>...]]
+    EXE [PREFIX...] --run ID      runs that test in this process; exit status 0 PASS,
+                                  1 FAIL, 2 UNRESOLVED, 3 UNSUPPORTED, 4 UNTESTED, and
+                                  the last line on stdout is RESULT <CODE> <message>
+
+This module parses --list, runs one test in a process (and process group) of
+its own with a time limit, and turns what happened into a result and a
+one-line message.  Python 3 standard library only.
+"""
+
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+
+CODES = ("PASS", "FAIL", "UNRESOLVED", "UNSUPPORTED", "UNTESTED")
+OPTIONS = ("TRC", "TEF", "TRI", "TRL", "KSP")
+
+# Kept of a test's output for the report: the start and the end.
+OUTPUT_HEAD = 2048
+OUTPUT_TAIL = 2048
+
+_ID_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:/+-]*$")
+_FUNC_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+# Test processes running now, so that an interrupted run can end them.
+_live = set()
+_live_lock = threading.Lock()
+
+
+def kill_running():
+    """Kills the process groups of the tests running now (on an interrupt)."""
+    with _live_lock:
+        procs = list(_live)
+    for p in procs:
+        _kill_group(p)
+
+
+class ProtocolError(Exception):
+    """An executable broke the protocol (bad --list output, cannot run, ...)."""
+
+
+class Executable:
+    """A test program: its path and the arguments that come before --list/--run."""
+
+    def __init__(self, path, prefix=(), name=None, source=None):
+        self.path = os.path.abspath(path)
+        self.prefix = list(prefix)
+        self.name = name or os.path.basename(path)
+        self.source = source        # the .c file it was built from, if known
+
+    def argv(self, *args):
+        return [self.path] + self.prefix + list(args)
+
+    def __repr__(self):
+        return "Executable(%r)" % self.path
+
+
+class TestCase:
+    """One line of --list."""
+
+    def __init__(self, id, rules, options, functions, exe, line):
+        self.id = id
+        self.rules = rules
+        self.options = options
+        self.functions = functions
+        self.exe = exe
+        self.line = line            # its line number in the --list output
+
+    def to_json(self):
+        return {"id": self.id, "rules": list(self.rules), "options": list(self.options),
+                "functions": list(self.functions), "executable": self.exe.name}
+
+
+def _split_list(field):
+    return [x.strip() for x in field.split(",") if x.strip()]
+
+
+def parse_list(text, exe):
+    """Parses the --list output of exe; raises ProtocolError naming the line."""
+    tests = []
+    errors = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip("\r")
+        if not line.strip() or line.startswith("#"):
+            continue
+        where = "%s --list, line %d" % (exe.name, n)
+        fields = line.split("\t")
+        if len(fields) not in (3, 4):
+            errors.append("%s: expected 3 or 4 tab-separated fields (id, rules, options"
+                          "[, functions]), got %d: %r" % (where, len(fields), line[:200]))
+            continue
+        tid = fields[0].strip()
+        rules = _split_list(fields[1])
+        options = _split_list(fields[2])
+        functions = _split_list(fields[3]) if len(fields) == 4 else []
+        bad = []
+        if not _ID_RE.match(tid):
+            bad.append("bad test id %r" % tid)
+        if not rules:
+            bad.append("no rule id")
+        bad += ["bad rule id %r" % r for r in rules if not _ID_RE.match(r)]
+        if not options:
+            bad.append("no option")
+        bad += ["unknown option %r (expected %s)" % (o, ", ".join(OPTIONS))
+                for o in options if o not in OPTIONS]
+        bad += ["bad function name %r" % f for f in functions if not _FUNC_RE.match(f)]
+        if bad:
+            errors.append("%s (test %s): %s" % (where, tid or "?", "; ".join(bad)))
+            continue
+        tests.append(TestCase(tid, rules, options, functions, exe, n))
+    if errors:
+        raise ProtocolError("\n".join(errors))
+    return tests
+
+
+def list_tests(exe, timeout=30.0):
+    """Runs EXE --list; returns its TestCases or raises ProtocolError."""
+    argv = exe.argv("--list")
+    try:
+        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise ProtocolError("%s --list did not finish within %g s" % (exe.name, timeout))
+    except OSError as e:
+        raise ProtocolError("cannot run %s: %s" % (exe.path, e.strerror or e))
+    out = p.stdout.decode("utf-8", "replace")
+    err = p.stderr.decode("utf-8", "replace").strip()
+    if p.returncode != 0:
+        how = describe_status(p.returncode)
+        raise ProtocolError("%s --list failed (%s)%s" % (
+            exe.name, how, (": " + err.splitlines()[-1]) if err else ""))
+    return parse_list(out, exe)
+
+
+def signal_name(num):
+    try:
+        return signal.Signals(num).name
+    except ValueError:
+        return "signal %d" % num
+
+
+def describe_status(returncode):
+    if returncode < 0:
+        return "killed by signal %s" % signal_name(-returncode)
+    return "exit status %d" % returncode
+
+
+def truncate_output(text, head=OUTPUT_HEAD, tail=OUTPUT_TAIL):
+    if len(text) <= head + tail:
+        return text
+    omitted = len(text) - head - tail
+    return "%s\n[... %d characters omitted ...]\n%s" % (text[:head], omitted, text[-tail:])
+
+
+_RESULT_RE = re.compile(r"^RESULT (\S+)(?: (.*))?$")
+
+
+def _last_result_line(stdout):
+    """The last 'RESULT <CODE> <message>' line of stdout, as (code, message,
+    is_last) where is_last says that only blank lines follow it; or None."""
+    lines = [x.rstrip("\r") for x in stdout.splitlines()]
+    for i in range(len(lines) - 1, -1, -1):
+        m = _RESULT_RE.match(lines[i])
+        if m:
+            is_last = all(not x.strip() for x in lines[i + 1:])
+            return m.group(1), (m.group(2) or "").strip(), is_last
+    return None
+
+
+def interpret(returncode, stdout, timed_out, timeout):
+    """What a test's process did -> (result code, one-line message)."""
+    if timed_out:
+        return "UNRESOLVED", "timed out after %g s" % timeout
+    found = _last_result_line(stdout)
+    if returncode < 0:
+        msg = "killed by signal %s" % signal_name(-returncode)
+        if found:
+            msg += " (after printing RESULT %s %s)" % (found[0], found[1])
+        return "FAIL", msg
+    if found is None:
+        if 0 <= returncode <= 4:
+            return "UNRESOLVED", ("exited with status %d (%s) without printing a RESULT line"
+                                  % (returncode, CODES[returncode]))
+        return "UNRESOLVED", "exited with status %d without printing a RESULT line" % returncode
+    code, message, last = found
+    if code not in CODES:
+        return "UNRESOLVED", "bad RESULT line: unknown code %r (exit status %d)" % (
+            code, returncode)
+    if not 0 <= returncode <= 4:
+        return "UNRESOLVED", "exited with status %d after RESULT %s %s" % (
+            returncode, code, message)
+    if CODES[returncode] != code:
+        return "UNRESOLVED", ("exit status %d (%s) contradicts its RESULT line: %s %s"
+                              % (returncode, CODES[returncode], code, message))
+    if not last:
+        message += " [output followed the RESULT line]"
+    return code, message
+
+
+def _kill_group(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.kill()
+    except ProcessLookupError:
+        pass
+
+
+class _Capture(threading.Thread):
+    """Reads a pipe to its end, keeping its first and last bytes only, so that
+    a test that floods its output costs no memory."""
+
+    def __init__(self, pipe, head=64 * 1024, tail=64 * 1024):
+        super().__init__(daemon=True)
+        self.pipe, self.head_max, self.tail_max = pipe, head, tail
+        self.head, self.tail, self.dropped = bytearray(), bytearray(), 0
+        self.start()
+
+    def run(self):
+        try:
+            while True:
+                chunk = self.pipe.read1(65536) if hasattr(self.pipe, "read1") \
+                    else self.pipe.read(65536)
+                if not chunk:
+                    break
+                room = self.head_max - len(self.head)
+                if room > 0:
+                    self.head += chunk[:room]
+                    chunk = chunk[room:]
+                if chunk:
+                    self.tail += chunk
+                    if len(self.tail) > self.tail_max:
+                        cut = len(self.tail) - self.tail_max
+                        self.dropped += cut
+                        del self.tail[:cut]
+        except (OSError, ValueError):
+            pass
+
+    def text(self):
+        h = self.head.decode("utf-8", "replace")
+        t = self.tail.decode("utf-8", "replace")
+        if self.dropped:
+            return "%s\n[... %d bytes omitted ...]\n%s" % (h, self.dropped, t)
+        return h + t
+
+
+def run_test(test, timeout, env=None, cwd=None):
+    """Runs one test in a process group of its own.  Returns a dict:
+    result, message, duration_ms, status ({"exit": n} | {"signal": name} |
+    {"timeout": s} | {"error": text}), output (stdout and stderr, truncated)."""
+    argv = test.exe.argv("--run", test.id)
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL, env=env, cwd=cwd,
+                                start_new_session=True)
+    except OSError as e:
+        return {"result": "UNRESOLVED", "message": "cannot run %s: %s" % (
+                    test.exe.path, e.strerror or e),
+                "duration_ms": 0, "status": {"error": str(e)}, "output": ""}
+    with _live_lock:
+        _live.add(proc)
+    try:
+        out, err = _Capture(proc.stdout), _Capture(proc.stderr)
+        timed_out = False
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_group(proc)
+            proc.wait()
+        # The pipes end when every process holding them has gone.  Processes
+        # the test left behind in its group are ended; one that left the
+        # group may keep the pipes open: do not wait for it long.
+        out.join(0.5)
+        err.join(0.5)
+        if out.is_alive() or err.is_alive():
+            _kill_group(proc)
+            out.join(5)
+            err.join(5)
+    finally:
+        with _live_lock:
+            _live.discard(proc)
+    duration_ms = int(round((time.monotonic() - start) * 1000))
+    stdout = out.text()
+    stderr = err.text()
+    if out.is_alive() or err.is_alive():
+        stderr += "\n(output cut: a process left behind by the test kept its pipes open)"
+    for pipe in (proc.stdout, proc.stderr):
+        try:
+            pipe.close()
+        except OSError:
+            pass
+    rc = proc.returncode
+    result, message = interpret(rc, stdout, timed_out, timeout)
+    if timed_out:
+        status = {"timeout": timeout}
+    elif rc < 0:
+        status = {"signal": signal_name(-rc)}
+    else:
+        status = {"exit": rc}
+    output = stdout
+    if stderr.strip():
+        output += ("\n" if output and not output.endswith("\n") else "") + \
+            "--- stderr ---\n" + stderr
+    return {"result": result, "message": message, "duration_ms": duration_ms,
+            "status": status, "output": truncate_output(output)}

@@ -1,0 +1,608 @@
+#!/usr/bin/python3
+"""run.py -- the conformance runner.
+
+Finds the test programs (build/conformance/<name>, built from
+conformance/tests/<name>.c, and the vector interpreter build/harness/vecrun
+in reference mode), asks each for its tests (--list), checks the rules they
+name against the rule catalogue, runs the selected tests in parallel, each in
+a process of its own with a time limit, and writes reports/conformance.json,
+reports/junit.xml and reports/index.html, and a summary on the terminal.
+
+Exit status: 0 if no rule of a supported option FAILs or is UNRESOLVED (and
+no test does), 1 otherwise (0 with --allow-fail), 2 if the run itself could
+not be done (a test program missing or breaking the protocol, a rule unknown
+to the catalogue, bad arguments).
+
+See harness/README.md.  Python 3 standard library only.
+"""
+
+import argparse
+import concurrent.futures
+import fnmatch
+import glob
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HARNESS_DIR)
+
+import protocol                                   # noqa: E402
+import report_html                                # noqa: E402
+import report_junit                               # noqa: E402
+import report_text                                # noqa: E402
+import results                                    # noqa: E402
+import rulebook                                   # noqa: E402
+from protocol import OPTIONS, Executable          # noqa: E402
+from spec import Spec                             # noqa: E402
+
+TRACE_OPTIONS = ("TRC", "TEF", "TRI", "TRL")
+
+
+class RunError(Exception):
+    """The run cannot be done; the message says why and what to do."""
+
+
+# ---- configuration ---------------------------------------------------------------
+
+
+def read_config_mk(path):
+    """The NAME = value lines of config.mk ({} if there is none)."""
+    conf = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                line = line.strip()
+                if not line or line.startswith("#") or "=" not in line:
+                    continue
+                name, _, value = line.partition("=")
+                name = name.strip().rstrip(":?+")
+                if name.replace("_", "").isalnum():
+                    conf[name] = value.strip()
+    except OSError:
+        pass
+    return conf
+
+
+def parse_options_list(text, what):
+    opts = [o.strip().upper() for o in text.replace(" ", ",").split(",") if o.strip()]
+    bad = [o for o in opts if o not in OPTIONS]
+    if bad:
+        raise RunError("%s: unknown option %s (expected a comma-separated list of %s)"
+                       % (what, ", ".join(bad), ", ".join(TRACE_OPTIONS)))
+    return opts
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="run.py", description="Runs the POSIX Tracing conformance tests against the "
+        "implementation under test and writes the reports.",
+        epilog="Selections take shell-style patterns (*, ?, [...]); repeat an option or give "
+        "a comma-separated list.  A test runs if it matches every kind of selection given.")
+    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="tests run at once (default: the number of CPUs)")
+    p.add_argument("--timeout", type=float, default=10.0,
+                   help="seconds a test may run before it is killed (default 10)")
+    p.add_argument("--test", action="append", default=[], metavar="GLOB",
+                   help="run the tests whose id matches")
+    p.add_argument("--rule", action="append", default=[], metavar="GLOB",
+                   help="run the tests of the rules whose id matches, report those rules")
+    p.add_argument("--function", action="append", default=[], metavar="GLOB",
+                   help="run the tests exercising a function that matches (as the test or "
+                   "its rules name it)")
+    p.add_argument("--option", action="append", default=[], metavar="GLOB",
+                   help="run the tests of the rules of these options (TRC, TEF, TRI, TRL, KSP)")
+    p.add_argument("--list", action="store_true",
+                   help="list the selected tests and exit, running nothing")
+    p.add_argument("--impl", choices=("reference", "vendor"), default=None,
+                   help="the implementation under test (default: IMPL of config.mk)")
+    p.add_argument("--options", default=None, metavar="LIST",
+                   help="take these options as supported (e.g. TRC,TEF) instead of the "
+                   "profile's answer (default: TRACE_OPTIONS_OVERRIDE of config.mk)")
+    p.add_argument("--name", default=None, help="the implementation's name in the reports")
+    p.add_argument("--root", default=os.path.dirname(HARNESS_DIR),
+                   help="the source tree (default: the folder above harness/)")
+    p.add_argument("--build", default=None, help="the build folder (default: ROOT/build)")
+    p.add_argument("--reports", default=None, help="where to write the reports "
+                   "(default: ROOT/reports)")
+    p.add_argument("--catalogue", default=None, metavar="TSV",
+                   help="read the rules from this TSV instead of the project's catalogue")
+    p.add_argument("--exe", action="append", default=[], metavar="PATH",
+                   help="also run the tests of this program (it follows the protocol)")
+    p.add_argument("--no-discover", action="store_true",
+                   help="run only the programs given with --exe")
+    p.add_argument("--no-vectors", action="store_true",
+                   help="do not run the vector interpreter")
+    p.add_argument("--vectors", default=None, help="the vectors folder (default: ROOT/vectors)")
+    p.add_argument("--profile", default=None, metavar="PATH",
+                   help="the profile program (default: BUILD/harness/profile)")
+    p.add_argument("--no-profile", action="store_true", help="do not run the profile program")
+    p.add_argument("--expect-reference", action="store_true",
+                   help="the gate of 'make check': the implementation must be the reference; "
+                   "fails if a rule it implements fails (rules listed in --known-gaps excepted)")
+    p.add_argument("--known-gaps", default=None, metavar="FILE",
+                   help="rules the reference does not meet yet, one 'rule-id TAB reason' a "
+                   "line (default: ROOT/conformance/reference_gaps.tsv; --expect-reference only)")
+    p.add_argument("--allow-fail", action="store_true",
+                   help="exit 0 even if rules fail (reporting only)")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show the progress line even if stdout is not a terminal")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress line")
+    p.add_argument("-v", "--verbose", action="store_true", help="list every test's result")
+    args = p.parse_args(argv)
+    if args.jobs is not None and args.jobs < 1:
+        p.error("--jobs must be at least 1")
+    if not args.timeout > 0:
+        p.error("--timeout must be positive")
+    return args
+
+
+def globs(values):
+    out = []
+    for v in values:
+        out += [x.strip() for x in v.split(",") if x.strip()]
+    return out
+
+
+# ---- discovery -------------------------------------------------------------------
+
+
+def discover(root, build, impl, vectors_dir, use_vectors):
+    """The test programs: (executables, warnings).  Raises RunError if a test
+    source has no program."""
+    exes, missing, warnings = [], [], []
+    sources = sorted(s for s in glob.glob(os.path.join(root, "conformance", "tests", "*.c"))
+                     if os.path.basename(s) != "ct.c")
+    for src in sources:
+        name = os.path.splitext(os.path.basename(src))[0]
+        path = os.path.join(build, "conformance", name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            if os.path.getmtime(path) < os.path.getmtime(src):
+                warnings.append("%s is older than %s: rebuild ('make conformance-build')"
+                                % (os.path.relpath(path, root), os.path.relpath(src, root)))
+            exes.append(Executable(path, name=name, source=os.path.relpath(src, root)))
+        else:
+            missing.append((os.path.relpath(src, root), os.path.relpath(path, root)))
+    if missing:
+        raise RunError("test programs missing:\n" + "\n".join(
+            "  %s (from %s)" % (b if not b.startswith(os.pardir) else
+                                os.path.join(root, b), s) for s, b in missing) +
+            "\nbuild them with 'make conformance-build' (or run 'make conformance')")
+    vecrun = os.path.join(build, "harness", "vecrun")
+    if use_vectors and os.path.isfile(vecrun) \
+            and os.access(vecrun, os.X_OK):
+        if os.path.isdir(vectors_dir):
+            exes.append(Executable(vecrun, prefix=["--dir", os.path.abspath(vectors_dir)],
+                                   name="vecrun"))
+        else:
+            warnings.append("%s exists but there is no vectors folder %s: vectors not run"
+                            % (os.path.relpath(vecrun, root), vectors_dir))
+    return exes, warnings
+
+
+def collect(exes, jobs):
+    """--list of every program, in parallel: (tests sorted by id, errors)."""
+    errors, tests = [], []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = [(exe, pool.submit(protocol.list_tests, exe)) for exe in exes]
+        for exe, fut in futures:
+            try:
+                tests += fut.result()
+            except protocol.ProtocolError as e:
+                errors.append(str(e))
+    seen = {}
+    for t in tests:
+        if t.id in seen:
+            errors.append("test id %s is given by both %s and %s" % (
+                t.id, seen[t.id].exe.name, t.exe.name))
+        else:
+            seen[t.id] = t
+    return sorted(seen.values(), key=lambda t: t.id), errors
+
+
+# ---- the implementation ------------------------------------------------------------
+
+
+def run_profile(path, timeout=20.0):
+    """The profile program's JSON, section by section (a section whose program
+    run fails is recorded as {"error": ...}), or {"error": ...}."""
+    if not path or not os.path.isfile(path):
+        return {"error": "no profile program (%s): build it with 'make conformance-build'"
+                % (path or "none")}
+    import subprocess
+    profile = {}
+    for section in ("options", "attr", "types", "stream"):
+        try:
+            p = subprocess.run([path, section], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL, timeout=timeout,
+                               start_new_session=True)
+        except subprocess.TimeoutExpired:
+            profile.setdefault("errors", {})[section] = "timed out after %g s" % timeout
+            continue
+        except OSError as e:
+            return {"error": "cannot run %s: %s" % (path, e.strerror or e)}
+        if p.returncode != 0:
+            profile.setdefault("errors", {})[section] = protocol.describe_status(p.returncode)
+            continue
+        try:
+            part = json.loads(p.stdout.decode("utf-8", "replace"))
+        except ValueError as e:
+            profile.setdefault("errors", {})[section] = "bad JSON: %s" % e
+            continue
+        part.pop("schema", None)
+        profile.update(part)
+    return profile
+
+
+def derive_options(profile, override, impl):
+    """({option: supported}, source): from the override, else the profile."""
+    if override is not None:
+        opts = {o: o in override for o in TRACE_OPTIONS}
+        source = "override"
+    elif isinstance(profile.get("options"), dict):
+        opts = {o: bool((profile["options"].get(o) or {}).get("supported"))
+                for o in TRACE_OPTIONS}
+        source = "profile"
+    else:
+        opts = {o: o == "TRC" for o in TRACE_OPTIONS}
+        source = "assumed (no profile: TRC only)"
+    if not opts["TRC"]:
+        for o in ("TEF", "TRI", "TRL"):     # each needs TRC (XBD 2.1.3)
+            opts[o] = False
+    opts["KSP"] = impl == "reference"        # the kernel slot protocol is the reference's
+    return opts, source
+
+
+def implementation_doc(args, conf, impl, profile, options, source):
+    attr = profile.get("attr_defaults") if isinstance(profile.get("attr_defaults"), dict) else {}
+    genversion = attr.get("genversion") if isinstance(attr.get("genversion"), str) else None
+    if args.name:
+        name = args.name
+    elif impl == "reference":
+        name = "posixtrace reference implementation" + (" (%s)" % genversion if genversion
+                                                         else "")
+    else:
+        name = (genversion or "vendor implementation") + \
+            (" [%s]" % conf["TRACE_LIBS"] if conf.get("TRACE_LIBS") else "")
+    build = {"impl": impl}
+    for k in ("TRACE_CFLAGS", "TRACE_LIBS", "CC", "CFLAGS"):
+        if conf.get(k):
+            build[k.lower()] = conf[k]
+    return {"name": name, "impl": impl, "options": options, "options_source": source,
+            "build": build, "profile": profile}
+
+
+# ---- selection ---------------------------------------------------------------------
+
+
+def _match(value, patterns):
+    return any(fnmatch.fnmatchcase(value, p) for p in patterns)
+
+
+def select(tests, book, args):
+    """(selected tests, {rule ids to report}, selection text or None)."""
+    tpat, rpat, fpat, opat = (globs(args.test), globs(args.rule), globs(args.function),
+                              globs(args.option))
+    if not (tpat or rpat or fpat or opat):
+        return tests, None, None
+
+    def rule_functions(rid):
+        r = book.get(rid) if book else None
+        return r.functions if r else []
+
+    def rule_options(rid):
+        r = book.get(rid) if book else None
+        return r.options() if r else []
+
+    def test_ok(t):
+        if tpat and not _match(t.id, tpat):
+            return False
+        if rpat and not any(_match(r, rpat) for r in t.rules):
+            return False
+        if fpat and not (any(_match(f, fpat) for f in t.functions) or
+                         any(_match(f, fpat) for r in t.rules for f in rule_functions(r))):
+            return False
+        if opat and not (any(_match(o, opat) for o in t.options) or
+                         any(_match(o, opat) for r in t.rules for o in rule_options(r))):
+            return False
+        return True
+
+    def rule_ok(rule):
+        if rpat and not _match(rule.id, rpat):
+            return False
+        if fpat and not any(_match(f, fpat) for f in rule.functions):
+            return False
+        if opat and not any(_match(o, opat) for o in rule.options()):
+            return False
+        return True
+
+    chosen = [t for t in tests if test_ok(t)]
+    report_rules = set()
+    for t in chosen:
+        for r in t.rules:
+            rule = book.get(r) if book else None
+            if rule is None or not (rpat or fpat or opat) or rule_ok(rule):
+                report_rules.add(r)
+    if book and (rpat or fpat or opat) and not tpat:
+        report_rules |= {rid for rid in book.ids() if rule_ok(book.get(rid))}
+    parts = []
+    for label, pats in (("test", tpat), ("rule", rpat), ("function", fpat), ("option", opat)):
+        if pats:
+            parts.append("%s %s" % (label, ",".join(pats)))
+    return chosen, report_rules, "; ".join(parts)
+
+
+# ---- known gaps ----------------------------------------------------------------------
+
+
+def read_known_gaps(path):
+    gaps = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                line = line.rstrip("\n")
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                rid, _, reason = line.partition("\t")
+                gaps[rid.strip()] = reason.strip() or "(no reason given)"
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        raise RunError("cannot read %s: %s" % (path, e.strerror))
+    return gaps
+
+
+# ---- running -------------------------------------------------------------------------
+
+
+class Progress:
+    """A single updating line on a terminal; nothing otherwise."""
+
+    def __init__(self, total, enabled, stream=sys.stdout):
+        self.total, self.enabled, self.stream = total, enabled, stream
+        self.done = 0
+        self.counts = {k: 0 for k in protocol.CODES}
+        self.lock = threading.Lock()
+        self.width = shutil.get_terminal_size((80, 24)).columns
+
+    def update(self, test_id, result):
+        with self.lock:
+            self.done += 1
+            self.counts[result] += 1
+            if not self.enabled:
+                return
+            line = "[%d/%d] %s  %s" % (self.done, self.total, "  ".join(
+                "%s %d" % (k, v) for k, v in self.counts.items() if v), test_id)
+            self.stream.write("\r\033[K" + line[:max(10, self.width - 1)])
+            self.stream.flush()
+
+    def finish(self):
+        if self.enabled and self.done:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def run_tests(tests, options, jobs, timeout, progress, tmp_root):
+    """Runs the tests that can run; returns {test id: run dict}."""
+    out = {}
+    runnable = []
+    for t in tests:
+        missing = [o for o in t.options if not options.get(o, False)]
+        if missing:
+            out[t.id] = {"result": "UNSUPPORTED", "message": "not run: needs option %s, which "
+                         "the implementation does not support" % ", ".join(missing),
+                         "duration_ms": 0, "status": None, "output": ""}
+            progress.update(t.id, "UNSUPPORTED")
+        else:
+            runnable.append(t)
+    supported = ",".join(o for o in OPTIONS if options.get(o))
+    base_env = dict(os.environ, CT_OPTIONS=supported, POSIXTRACE_CONFORMANCE="1")
+
+    def one(t):
+        work = tempfile.mkdtemp(prefix="t.", dir=tmp_root)
+        env = dict(base_env, TMPDIR=work)
+        try:
+            return protocol.run_test(t, timeout, env=env, cwd=work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    # Slowest first would be better; without history, the order of the ids.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(one, t): t for t in runnable}
+        try:
+            for fut in concurrent.futures.as_completed(futures):
+                t = futures[fut]
+                try:
+                    out[t.id] = fut.result()
+                except Exception as e:          # the runner's own bug: keep going
+                    out[t.id] = {"result": "UNRESOLVED", "message": "runner error: %s: %s"
+                                 % (type(e).__name__, e), "duration_ms": 0, "status": None,
+                                 "output": ""}
+                progress.update(t.id, out[t.id]["result"])
+        except KeyboardInterrupt:
+            for f in futures:
+                f.cancel()
+            protocol.kill_running()
+            raise
+    return out
+
+
+# ---- main --------------------------------------------------------------------------------
+
+
+def write_reports(doc, reports_dir):
+    os.makedirs(reports_dir, exist_ok=True)
+    paths = []
+    path = os.path.join(reports_dir, "conformance.json")
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, sort_keys=False, ensure_ascii=False)
+        f.write("\n")
+    os.replace(tmp, path)
+    paths.append(path)
+    path = os.path.join(reports_dir, "junit.xml")
+    report_junit.write(doc, path)
+    paths.append(path)
+    path = os.path.join(reports_dir, "index.html")
+    report_html.write(doc, path)
+    paths.append(path)
+    return paths
+
+
+def _shown_path(path):
+    """path relative to the current folder if it is below it, else absolute."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith(os.pardir) else rel
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return run(args)
+    except RunError as e:
+        sys.stdout.flush()
+        sys.stderr.write("run.py: error: %s\n" % e)
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("\nrun.py: interrupted\n")
+        return 130
+
+
+def run(args):
+    started = time.monotonic()
+    root = os.path.abspath(args.root)
+    build = os.path.abspath(args.build or os.path.join(root, "build"))
+    reports_dir = os.path.abspath(args.reports or os.path.join(root, "reports"))
+    conf = read_config_mk(os.path.join(root, "config.mk"))
+    impl = args.impl or conf.get("IMPL") or "reference"
+    if impl not in ("reference", "vendor"):
+        raise RunError("config.mk: IMPL = %s: expected reference or vendor" % impl)
+    override_text = args.options if args.options is not None else \
+        (conf.get("TRACE_OPTIONS_OVERRIDE") or None)
+    override = parse_options_list(override_text, "--options") if override_text else None
+    if args.expect_reference and impl != "reference":
+        raise RunError("--expect-reference checks the reference, but the implementation under "
+                       "test is a vendor's (IMPL = %s): use 'make conformance'" % impl)
+    if args.jobs:
+        jobs = args.jobs
+    elif hasattr(os, "sched_getaffinity"):
+        jobs = len(os.sched_getaffinity(0))
+    else:
+        jobs = os.cpu_count() or 1
+    warnings = []
+
+    # The rules.
+    try:
+        book = rulebook.load(root, args.catalogue)
+    except (rulebook.CatalogueError, OSError) as e:
+        raise RunError("the rule catalogue cannot be read: %s" % e)
+    if book is None:
+        warnings.append("no rule catalogue (conformance/catalogue.tsv): rules are taken from "
+                        "the tests, without option, summary or sources")
+
+    # The tests.
+    exes = []
+    if not args.no_discover:
+        found, w = discover(root, build, impl, args.vectors or os.path.join(root, "vectors"),
+                            not args.no_vectors)
+        exes += found
+        warnings += w
+    exes += [Executable(p) for p in args.exe]
+    if not exes:
+        raise RunError("no test program: nothing in conformance/tests/*.c, no --exe")
+    tests, errors = collect(exes, jobs)
+    if errors:
+        raise RunError("the test programs broke the protocol:\n  " + "\n  ".join(errors))
+    if book is not None:
+        errors = book.check_references({t.id: t.rules for t in tests})
+        if errors:
+            raise RunError("the tests name rules the catalogue (%s) does not have:\n  %s\n"
+                           "fix the test's rule ids or add the rules to the catalogue"
+                           % (book.origin, "\n  ".join(errors)))
+        for t in tests:
+            for r in t.rules:
+                if not book.get(r).testable:
+                    warnings.append("test %s names rule %s, which the catalogue marks not "
+                                    "testable" % (t.id, r))
+    else:
+        book = rulebook.Rulebook(
+            [rulebook.Rule(r, option=",".join(t.options), functions=t.functions)
+             for r, t in sorted({r: t for t in tests for r in t.rules}.items())],
+            "the tests")
+
+    chosen, report_rules, selection = select(tests, book, args)
+    if args.list:
+        for t in chosen:
+            print("%s\t%s\t%s\t%s" % (t.id, ",".join(t.rules), ",".join(t.options),
+                                      ",".join(t.functions)))
+        return 0
+
+    # The implementation.
+    profile = {} if args.no_profile else run_profile(
+        args.profile or os.path.join(build, "harness", "profile"),
+        timeout=max(5.0, args.timeout))
+    if "error" in profile:
+        warnings.append("implementation profile: %s" % profile["error"])
+    for section, err in sorted((profile.get("errors") or {}).items()):
+        warnings.append("implementation profile, section %s: %s" % (section, err))
+    options, source = derive_options(profile, override, impl)
+    implementation = implementation_doc(args, conf, impl, profile, options, source)
+
+    # Run.
+    tty = sys.stdout.isatty()
+    progress = Progress(len(chosen), tty if args.progress is None else args.progress)
+    if not progress.enabled:
+        print("running %d tests of %d programs (%d jobs, %g s time limit) against %s"
+              % (len(chosen), len(exes), jobs, args.timeout, implementation["name"]))
+        sys.stdout.flush()
+    tmp_root = tempfile.mkdtemp(prefix="posixtrace-conformance.")
+    try:
+        test_results = run_tests(chosen, options, jobs, args.timeout, progress, tmp_root)
+    finally:
+        progress.finish()
+        shutil.rmtree(tmp_root, ignore_errors=True)
+
+    gaps = {}
+    if args.expect_reference:
+        gaps = read_known_gaps(args.known_gaps or os.path.join(root, "conformance",
+                                                               "reference_gaps.tsv"))
+        unknown = sorted(g for g in gaps if g not in book)
+        if unknown:
+            warnings.append("known gaps name rules not in the catalogue: %s" % ", ".join(unknown))
+    order = [rid for rid in book.ids() if report_rules is None or rid in report_rules]
+    spec = Spec(root)
+    doc = results.build(implementation=implementation, rules=book.rules, rule_order=order,
+                        tests=chosen, test_results=test_results, spec=spec,
+                        partial=selection is not None, selection=selection,
+                        duration_s=time.monotonic() - started, jobs=jobs, timeout=args.timeout,
+                        known_gaps=gaps, warnings=warnings)
+    try:
+        paths = write_reports(doc, reports_dir)
+    except OSError as e:
+        raise RunError("cannot write the reports in %s: %s" % (reports_dir, e.strerror or e))
+    sys.stdout.write(report_text.summary(doc, verbose=args.verbose,
+                                         reports=[_shown_path(p) for p in paths]))
+
+    failing = results.failing_rules(doc, ignore_gaps=args.expect_reference)
+    bad_tests = results.failing_tests(doc, gap_rules=gaps if args.expect_reference else ())
+    if args.expect_reference:
+        fixed = [r["id"] for r in doc["rules"] if "known_gap" in r and r["result"] == "PASS"]
+        if fixed:
+            print("note: known gaps that now PASS (remove them from the known gaps): %s"
+                  % ", ".join(fixed))
+        if failing or bad_tests:
+            print("check-conformance: the reference breaks %d rule%s it implements"
+                  % (len(failing), "" if len(failing) == 1 else "s"))
+    if (failing or bad_tests) and not args.allow_fail:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

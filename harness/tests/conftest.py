@@ -1,0 +1,83 @@
+"""Shared fixtures of the harness's own tests (run: /usr/bin/python3 -m pytest harness/tests)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HARNESS = os.path.dirname(HERE)
+REPO = os.path.dirname(HARNESS)
+FIXTURES = os.path.join(HERE, "fixtures")
+RUN_PY = os.path.join(HARNESS, "run.py")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+sys.path.insert(0, HARNESS)
+
+# A small catalogue for the fake tests.
+FAKE_CATALOGUE = [
+    ("r.pass", "TRC", "posix_trace_create", "xsh_fake DESCRIPTION S0001", "yes", "passes"),
+    ("r.shared", "TRC", "posix_trace_start", "xsh_fake DESCRIPTION S0002", "yes",
+     "two tests, one fails"),
+    ("r.fail", "TRC", "posix_trace_start", "xsh_fake DESCRIPTION S0002", "yes", "fails"),
+    ("r.crash", "TRC", "posix_trace_stop", "xsh_fake DESCRIPTION S0003", "yes", "crashes"),
+    ("r.hang", "TRC", "-", "xsh_fake DESCRIPTION S0003", "yes", "hangs"),
+    ("r.badexit", "TRC", "-", "xsh_fake DESCRIPTION S0003", "yes", "breaks the protocol"),
+    ("r.unresolved", "TRC", "-", "xsh_fake DESCRIPTION S0003", "yes", "setup fails"),
+    ("r.unsup", "TRC", "-", "xsh_fake DESCRIPTION S0003", "yes", "may-fail not detected"),
+    ("r.untested", "TRC", "-", "xsh_fake DESCRIPTION S0003", "yes", "test cannot decide"),
+    ("r.tef", "TEF", "posix_trace_set_filter", "xsh_fake DESCRIPTION S0003", "yes",
+     "needs TEF"),
+    ("r.flood", "TRC", "-", "xsh_fake DESCRIPTION S0003", "yes", "floods"),
+    ("r.child", "TRC", "-", "xsh_fake DESCRIPTION S0003", "yes", "leaves a child"),
+    ("r.notest", "TRC", "posix_trace_clear", "xsh_fake DESCRIPTION S0003", "yes", "no test"),
+    ("r.trl", "TRL", "posix_trace_flush", "xsh_fake DESCRIPTION S0003", "yes", "TRL, no test"),
+    ("r.never", "TRC", "-", "xsh_fake ERRORS S0003", "no: cannot be provoked portably",
+     "not testable"),
+]
+
+
+def write_catalogue(path, rows=FAKE_CATALOGUE):
+    with open(path, "w") as f:
+        f.write("id\toption\tfunctions\tsources\ttestable\tsummary\n")
+        for r in rows:
+            f.write("\t".join(r) + "\n")
+
+
+def write_spec(directory):
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "SHALL_STATEMENTS.tsv"), "w") as f:
+        f.write("id\tsource\tsection\tstatement\n")
+        f.write("S0001\txsh_fake.txt\tDESCRIPTION\tThe fake function shall pass.\n")
+        f.write("S0002\txsh_fake.txt\tDESCRIPTION\tThe start function shall record START.\n")
+        f.write("S0003\txsh_fake.txt\tDESCRIPTION\tOther things shall hold.\n")
+
+
+@pytest.fixture
+def fake_env(tmp_path):
+    """A temporary source tree for the runner: a catalogue, the spec, an empty
+    conformance/tests, and the fake program.  Returns a dict of paths."""
+    root = tmp_path / "tree"
+    (root / "conformance" / "tests").mkdir(parents=True)
+    (root / "harness").mkdir()
+    cat = tmp_path / "catalogue.tsv"
+    write_catalogue(str(cat))
+    spec = tmp_path / "spec"
+    write_spec(str(spec))
+    return {"root": str(root), "catalogue": str(cat), "spec": str(spec),
+            "reports": str(tmp_path / "reports"), "log": str(tmp_path / "runs.log"),
+            "fake": os.path.join(FIXTURES, "fake_tests.py"), "tmp": str(tmp_path)}
+
+
+def run_runner(env_paths, *args, extra_env=None, timeout=120):
+    """Runs harness/run.py on the fake tree; returns the CompletedProcess."""
+    env = dict(os.environ, POSIXTRACE_SPEC_DIR=env_paths["spec"], FAKE_LOG=env_paths["log"])
+    env.pop("CT_OPTIONS", None)
+    if extra_env:
+        env.update(extra_env)
+    argv = [PYTHON, RUN_PY, "--root", env_paths["root"], "--catalogue", env_paths["catalogue"],
+            "--reports", env_paths["reports"], "--no-discover", "--no-profile",
+            "--options", "TRC", "--exe", env_paths["fake"]] + list(args)
+    return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                          timeout=timeout, universal_newlines=True)

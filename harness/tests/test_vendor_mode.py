@@ -1,0 +1,261 @@
+"""Vendor mode: the harness judges implementations other than the reference.
+
+(a) The reference compiled with a different <trace.h> (every constant
+    renumbered, other event ids, other integer types), through ./configure
+    --with-trace-cflags/--with-trace-libs and 'make conformance' in a copy of
+    the tree: every rule keeps the result it has against the reference.
+(b) Mutants of the reference (harness/mutants/mutants.py), each breaking one
+    rule: that rule FAILs, its failure message names it, and every other rule
+    keeps its baseline result except the mutant's declared collateral rules.
+    A mutant whose rule has no portable test yet is skipped, saying so.
+(c) An implementation that crashes (SIGSEGV) in one function and hangs in
+    another: FAIL naming the signal, UNRESOLVED after the time limit, and a
+    complete report for everything else.
+
+Everything is built in temporary folders from copies; reference/ is never
+modified.  Run: /usr/bin/python3 -m pytest harness/tests/test_vendor_mode.py
+(POSIXTRACE_SKIP_MUTANTS=1 skips the mutant runs, the slow part.)
+"""
+
+import fnmatch
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import HARNESS, PYTHON, REPO
+
+sys.path.insert(0, os.path.join(HARNESS, "mutants"))
+import build as mb          # noqa: E402
+import mutants as mm        # noqa: E402
+
+SPEC_ENV = {}
+if not os.environ.get("POSIXTRACE_SPEC_DIR"):
+    _spec = os.path.normpath(os.path.join(REPO, os.pardir, "shared", "spec"))
+    if os.path.isdir(_spec):
+        SPEC_ENV["POSIXTRACE_SPEC_DIR"] = _spec
+
+
+def by_id(items):
+    return {x["id"]: x for x in items}
+
+
+def catalogue_ids():
+    sys.path.insert(0, HARNESS)
+    import rulebook
+    book = rulebook.load(REPO)
+    if book is None:
+        pytest.skip("no rule catalogue yet (conformance/catalogue.tsv)")
+    return set(book.ids())
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory):
+    """The unmodified reference, built and judged as a vendor's implementation."""
+    if not shutil.which(mb.CC):
+        pytest.skip("no C compiler")
+    wd = str(tmp_path_factory.mktemp("vendor"))
+    impl = mb.Implementation(REPO, os.path.join(wd, "base"))
+    lib = impl.build()
+    progs = mb.TestPrograms(REPO, impl.include, os.path.join(wd, "progobj"))
+    build_dir = os.path.join(wd, "base-build")
+    progs.link(lib, build_dir)
+    doc, _ = mb.run_harness(REPO, build_dir, os.path.join(wd, "base-reports"),
+                            "--name", "reference as a vendor's",
+                            env=dict(os.environ, **SPEC_ENV),
+                            programs=progs.programs(build_dir))
+    return {"impl": impl, "progs": progs, "doc": doc, "dir": wd}
+
+
+def rule_changes(doc, base_doc, allowed, target):
+    """Rules whose result differs from the baseline, other than target and
+    those matching the allowed patterns: [(id, baseline, now)].  Rules whose
+    tests are not the same in both runs (a test file added meanwhile) are not
+    compared."""
+    base = {r["id"]: r for r in base_doc["rules"]}
+    out = []
+    for r in doc["rules"]:
+        if r["id"] == target or any(fnmatch.fnmatchcase(r["id"], p) for p in allowed):
+            continue
+        b = base.get(r["id"])
+        if b is None or b["tests"] != r["tests"]:
+            continue
+        if b["result"] != r["result"]:
+            out.append((r["id"], b["result"], r["result"]))
+    return out
+
+
+def failure_lines(doc, rule_ids):
+    lines = []
+    for r in doc["rules"]:
+        if r["id"] in rule_ids:
+            for f in r.get("failures", []):
+                lines.append("  %s %s: %s" % (f["result"], f["test"], f["message"]))
+    return "\n".join(lines)
+
+
+# ---- (a) a different <trace.h> -------------------------------------------------------
+
+
+def _copy_tree(dst):
+    def ignore(d, names):
+        return [n for n in names if n in (".git", "build", "reports", "__pycache__",
+                                          ".pytest_cache", "config.mk", "config.log")]
+    shutil.copytree(REPO, dst, ignore=ignore)
+    os.makedirs(os.path.join(dst, "reports"), exist_ok=True)
+
+
+def test_variant_header_through_configure(baseline, tmp_path):
+    with open(os.path.join(REPO, "include", "trace.h")) as f:
+        header = mb.variant_header(f.read())
+    impl = mb.Implementation(REPO, str(tmp_path / "impl"))
+    mb.constants_in_reference_tables(impl.src)
+    impl.write_header(header)
+    lib = impl.build()
+
+    tree = str(tmp_path / "tree")
+    _copy_tree(tree)
+    env = dict(os.environ, **SPEC_ENV)
+    p = subprocess.run(["sh", "./configure", "--with-trace-cflags=-I" + impl.include,
+                        "--with-trace-libs=%s -pthread" % lib], cwd=tree, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    assert p.returncode == 0, p.stdout
+    assert "IMPL = vendor" in open(os.path.join(tree, "config.mk")).read()
+    p = subprocess.run(["make", "-j%d" % mb.JOBS, "conformance",
+                        "CONFORMANCE_FLAGS=--allow-fail --timeout 5 --no-progress"],
+                       cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    assert p.returncode == 0, p.stdout[-5000:]
+    with open(os.path.join(tree, "reports", "conformance.json")) as f:
+        doc = json.load(f)
+
+    prof = doc["implementation"]["profile"]
+    assert doc["implementation"]["impl"] == "vendor"
+    assert prof["constants"]["POSIX_TRACE_RUNNING"] == 1037        # the variant was used
+    assert prof["type_sizes"]["trace_event_id_t"] == 2
+    assert prof["type_sizes"]["trace_id_t"] == 4
+    assert "-I" + impl.include in doc["implementation"]["build"]["trace_cflags"]
+    assert not os.path.exists(os.path.join(tree, "build", "lib"))   # the reference not built
+
+    changes = rule_changes(doc, baseline["doc"], [], None)
+    assert not changes, "rules whose result changed with the variant <trace.h>:\n" + \
+        "\n".join("  %s: %s -> %s" % c for c in changes) + "\n" + \
+        failure_lines(doc, {c[0] for c in changes})
+    assert doc["summary"]["rules"]["PASS"] > 0
+
+
+def test_variant_header_is_different():
+    with open(os.path.join(REPO, "include", "trace.h")) as f:
+        original = f.read()
+    variant = mb.variant_header(original)
+    assert "typedef unsigned short trace_event_id_t;" in variant
+    assert "#define POSIX_TRACE_RUNNING           1037" in variant
+    assert "((trace_event_id_t)300)" in variant and "((trace_event_id_t)1)" not in variant
+
+
+# ---- (b) mutants ----------------------------------------------------------------------
+
+
+def test_mutant_list():
+    ids = catalogue_ids()
+    names = [m["name"] for m in mm.MUTANTS]
+    assert len(names) == len(set(names)) and len(names) >= 20
+    unknown = [(m["name"], m["rule"]) for m in mm.MUTANTS if m["rule"] not in ids]
+    assert not unknown, "mutants name rules not in the catalogue: %s" % unknown
+
+
+@pytest.mark.parametrize("mutant", mm.MUTANTS, ids=[m["name"] for m in mm.MUTANTS])
+def test_mutant_applies(mutant, tmp_path):
+    """Every mutant's edits still apply to the reference as it is now."""
+    impl = mb.Implementation(REPO, str(tmp_path))
+    impl.edit(mutant["edits"], mutant["name"])
+
+
+@pytest.mark.parametrize("mutant", mm.MUTANTS, ids=[m["name"] for m in mm.MUTANTS])
+def test_mutant_is_caught(mutant, baseline, tmp_path):
+    if os.environ.get("POSIXTRACE_SKIP_MUTANTS"):
+        pytest.skip("POSIXTRACE_SKIP_MUTANTS is set")
+    target = mutant["rule"]
+    base = by_id(baseline["doc"]["rules"])
+    if target not in base:
+        pytest.fail("mutant %s: rule %s is not in the catalogue" % (mutant["name"], target))
+    if not base[target]["tests"]:
+        pytest.skip("no portable test names rule %s yet" % target)
+    if base[target]["result"] != "PASS":
+        pytest.skip("the reference itself does not pass rule %s (%s: %s)" % (
+            target, base[target]["result"], base[target]["reason"]))
+
+    impl = mb.Implementation(REPO, str(tmp_path / "impl"), base=baseline["impl"])
+    impl.edit(mutant["edits"], mutant["name"])
+    lib = impl.build()
+    build_dir = str(tmp_path / "build")
+    baseline["progs"].link(lib, build_dir)
+    doc, _ = mb.run_harness(REPO, build_dir, str(tmp_path / "reports"),
+                            "--name", "mutant " + mutant["name"],
+                            env=dict(os.environ, **SPEC_ENV),
+                            programs=baseline["progs"].programs(build_dir))
+    rules = by_id(doc["rules"])
+    got = rules[target]
+    accepted = mutant.get("results", ["FAIL"])
+    assert got["result"] in accepted, (
+        "mutant %s (%s) was not caught: rule %s is %s (%s), expected %s"
+        % (mutant["name"], mutant["what"], target, got["result"], got["reason"],
+           " or ".join(accepted)))
+    if got["result"] == "FAIL":
+        named = [f for f in got.get("failures", []) if f["result"] == "FAIL"
+                 and target in f["message"]]
+        assert named, "no FAIL message of rule %s names it:\n%s" % (
+            target, failure_lines(doc, {target}))
+    changes = rule_changes(doc, baseline["doc"], mutant["collateral"], target)
+    assert not changes, (
+        "mutant %s changed rules beyond %s and its declared collateral %s:\n%s\n%s"
+        % (mutant["name"], target, mutant["collateral"],
+           "\n".join("  %s: %s -> %s" % c for c in changes),
+           failure_lines(doc, {c[0] for c in changes})))
+
+
+# ---- (c) crashes and hangs -------------------------------------------------------------
+
+
+def test_crash_and_hang(baseline, tmp_path):
+    tests = by_id(baseline["doc"]["tests"])
+    if "attr_init.reinit" not in tests or "attr_init.defaults" not in tests:
+        pytest.skip("conformance/tests/attr_init.c is not there")
+    impl = mb.Implementation(REPO, str(tmp_path / "impl"), base=baseline["impl"])
+    impl.edit(mm.CRASH_AND_HANG, "crash-and-hang")
+    lib = impl.build()
+    build_dir = str(tmp_path / "build")
+    baseline["progs"].link(lib, build_dir)
+    reports = str(tmp_path / "reports")
+    doc, p = mb.run_harness(REPO, build_dir, reports, "--name", "crash-and-hang", timeout=2,
+                            env=dict(os.environ, **SPEC_ENV),
+                            programs=baseline["progs"].programs(build_dir))
+    t = by_id(doc["tests"])
+    # posix_trace_attr_setname crashes: FAIL with the signal's name.
+    assert t["attr_init.reinit"]["result"] == "FAIL"
+    assert t["attr_init.reinit"]["message"] == "killed by signal SIGSEGV"
+    # posix_trace_attr_getcreatetime hangs: UNRESOLVED after the time limit.
+    assert t["attr_init.defaults"]["result"] == "UNRESOLVED"
+    assert t["attr_init.defaults"]["message"] == "timed out after 2 s"
+    r = by_id(doc["rules"])
+    assert r["attr_init.reinit"]["result"] == "FAIL"
+    assert r["attr_init.defaults"]["result"] == "UNRESOLVED"
+    # The rest is there and unaffected.
+    assert t["attr_init.return_convention"]["result"] == "PASS"
+    assert t["attr_init.default_name_empty"]["result"] == "PASS"
+    assert set(t) == set(tests)
+    for x in doc["tests"]:
+        assert x["result"] in ("PASS", "FAIL", "UNRESOLVED", "UNSUPPORTED", "UNTESTED")
+    s = doc["summary"]
+    assert s["tests"]["total"] == len(doc["tests"]) and s["verdict"]["status"] == "FAIL"
+    # The profile survived the hang in one of its sections.
+    prof = doc["implementation"]["profile"]
+    assert prof["options"]["TRC"]["supported"] is True
+    assert "attr" in prof.get("errors", {})
+    for name in ("junit.xml", "index.html"):
+        assert os.path.getsize(os.path.join(reports, name)) > 0
+    assert "killed by signal SIGSEGV" in p.stdout

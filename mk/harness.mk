@@ -1,0 +1,126 @@
+# mk/harness.mk -- the conformance harness: builds the portable tests
+# (conformance/tests/NAME.c, one program per file, with the framework ct.c) and
+# the implementation profile (harness/profile.c) against the implementation
+# under test, and runs them with harness/run.py.  See harness/README.md.
+#
+# Included by the Makefile; reads config.mk: CC, CFLAGS, CFLAGS_AUTO,
+# LDFLAGS, LDFLAGS_AUTO, IMPL (reference|vendor), TRACE_CFLAGS, TRACE_LIBS,
+# TRACE_OPTIONS_OVERRIDE, PYTHON.  Targets:
+#
+#   make conformance          build, run every test, write reports/ (exit 1 if a
+#                             rule of a supported option FAILs or is UNRESOLVED)
+#   make check-conformance    the same, as the gate of 'make check' against the
+#                             reference (--expect-reference; a plain run in
+#                             vendor mode)
+#   make conformance-build    build the test programs and the profile only
+#
+# CONFORMANCE_FLAGS passes options to the runner, e.g.
+#   make conformance CONFORMANCE_FLAGS='--rule "create.*" -v'
+
+CT_DIR     = conformance/tests
+CT_SRCS    = $(filter-out $(CT_DIR)/ct.c,$(wildcard $(CT_DIR)/*.c))
+CT_BINS    = $(CT_SRCS:$(CT_DIR)/%.c=build/conformance/%)
+CT_OBJ     = build/harness/obj/ct.o
+PROFILE    = build/harness/profile
+VECRUN    ?= build/harness/vecrun
+HARNESS_MK := $(lastword $(MAKEFILE_LIST))
+
+# Defaults for when this file is used without the project's Makefile.
+LIB_A      ?= build/lib/libposixtrace.a
+TRACE_DEPS ?= $(if $(filter reference,$(IMPL)),$(LIB_A))
+PYTHON     ?= python3
+
+# The vector interpreter is the vector helper's (harness/vecrun.c and its own
+# rule in mk/vectors.mk), built against the implementation under test like
+# the tests.
+HARNESS_VECRUN = $(if $(and $(wildcard harness/vecrun.c),$(wildcard mk/vectors.mk)),$(VECRUN))
+
+# configure --trace-options=LIST: the options taken as supported, at compile
+# time too (ct.h's CT_HAVE_TEF, ...).
+harness_comma := ,
+harness_opts   = $(subst $(harness_comma), ,$(strip $(TRACE_OPTIONS_OVERRIDE)))
+harness_have   = -DCT_HAVE_$(1)=$(if $(filter $(1),$(harness_opts)),1,0)
+HARNESS_OPTION_FLAGS = $(if $(harness_opts),$(foreach o,TEF TRI TRL,$(call harness_have,$(o))))
+
+# The tests are compiled like the project's code, against the implementation
+# under test's header only (never -Iinclude -Ireference); -Werror is for the
+# project's own headers, so a vendor's header does not break the build with a
+# warning.  The reference has posix_trace_sysconf(): the C library's sysconf()
+# knows nothing of it.
+HARNESS_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra \
+    $(CFLAGS) \
+    $(if $(filter reference,$(IMPL)),$(CFLAGS_AUTO) -DCT_HAVE_POSIX_TRACE_SYSCONF=1,$(filter-out -Werror,$(CFLAGS_AUTO))) \
+    $(HARNESS_OPTION_FLAGS) $(TRACE_CFLAGS)
+HARNESS_LDFLAGS = $(LDFLAGS) $(LDFLAGS_AUTO)
+HARNESS_DEPFLAGS = -MMD -MP -MF build/harness/deps/$(notdir $@).d
+
+# The runner's arguments from the configuration.
+HARNESS_RUN_FLAGS = --impl $(IMPL) \
+    $(if $(harness_opts),--options $(strip $(TRACE_OPTIONS_OVERRIDE)))
+
+.PHONY: conformance check-conformance conformance-build
+
+conformance-build: $(CT_BINS) $(PROFILE) $(HARNESS_VECRUN)
+
+conformance: conformance-build
+	$(PYTHON) harness/run.py $(HARNESS_RUN_FLAGS) $(CONFORMANCE_FLAGS)
+
+# Against a vendor's implementation there is no reference to expect: the
+# plain run.
+check-conformance: conformance-build
+	$(PYTHON) harness/run.py $(if $(filter reference,$(IMPL)),--expect-reference) \
+	    $(HARNESS_RUN_FLAGS) $(CONFORMANCE_FLAGS)
+
+$(CT_OBJ): $(CT_DIR)/ct.c $(CT_DIR)/ct.h config.mk $(HARNESS_MK)
+	@mkdir -p $(@D) build/harness/deps
+	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) -c -o $@ $<
+
+build/conformance/%: $(CT_DIR)/%.c $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK)
+	@mkdir -p $(@D) build/harness/deps
+	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) -o $@ $< $(CT_OBJ) $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
+
+$(PROFILE): harness/profile.c $(TRACE_DEPS) config.mk $(HARNESS_MK)
+	@mkdir -p $(@D) build/harness/deps
+	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) -o $@ $< $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
+
+-include $(wildcard build/harness/deps/*.d)
+
+# 'make check' includes the conformance run against the reference (it fails if
+# any rule the reference implements fails) and the harness's own pytest suite;
+# 'make coverage' counts the conformance run too.
+CHECK_EXTRA    += check-conformance check-pytest
+COVERAGE_EXTRA += check-conformance
+
+# The Python tooling and the harness end to end.  The mutant runs of the
+# vendor-mode tests take minutes: 'make check-mutants' runs them (CI does).
+.PHONY: check-pytest check-mutants
+check-pytest: conformance-build
+	POSIXTRACE_SKIP_MUTANTS=1 $(PYTHON) -m pytest -q harness/tests
+
+check-mutants: conformance-build
+	$(PYTHON) -m pytest -q harness/tests/test_vendor_mode.py
+
+# The <sys/types.h> probe (conformance/probes/sys_types_h.c): whether a header
+# defines a type is decided by compiling, so each part of the probe is
+# compiled on its own; the test program learns which parts compiled
+# (CT_PROBE_TRC, CT_PROBE_TEF) and where the compiler's output is.
+PROBE_DIR = build/harness/probes
+PROBE_LOG = $(abspath $(PROBE_DIR)/sys_types_h.log)
+
+build/conformance/sys_types_h: $(CT_DIR)/sys_types_h.c conformance/probes/sys_types_h.c \
+                               $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK)
+	@mkdir -p $(@D) $(PROBE_DIR) build/harness/deps
+	@: > $(PROBE_LOG); objs=; flags=; \
+	for part in TRC TEF; do \
+	    echo "== CT_PROBE_PART_$$part" >> $(PROBE_LOG); \
+	    if $(CC) $(HARNESS_CFLAGS) -DCT_PROBE_PART_$$part -c \
+	         -o $(PROBE_DIR)/sys_types_h_$$part.o conformance/probes/sys_types_h.c \
+	         >> $(PROBE_LOG) 2>&1; then \
+	        objs="$$objs $(PROBE_DIR)/sys_types_h_$$part.o"; flags="$$flags -DCT_PROBE_$$part=1"; \
+	    else \
+	        flags="$$flags -DCT_PROBE_$$part=0"; \
+	    fi; \
+	done; \
+	echo "$(CC) ... $$flags -o $@"; \
+	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) $$flags -DCT_PROBE_LOG='"$(PROBE_LOG)"' \
+	    -o $@ $< $$objs $(CT_OBJ) $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
