@@ -63,7 +63,11 @@ TOOLS       = $(TOOL_SRCS:reference/tools/%.c=build/bin/%)
 BENCHES     = $(BENCH_SRCS:reference/bench/%.c=build/bench/%)
 TEST_BIN    = build/tests/check_reference
 
-INSTALL_HEADERS = include/trace.h include/posixtrace_sim.h
+INSTALL_HEADERS = include/trace.h include/posixtrace_types.h include/posixtrace_sim.h \
+                  include/posixtrace_slot.h
+# The <sys/types.h> that adds the trace types goes into a directory of its own,
+# which only programs built with 'pkg-config --cflags posixtrace' search.
+SYSTYPES_DIR = $(includedir)/posixtrace/sys
 
 # What a program of the conformance harness needs before it links with
 # TRACE_LIBS: the reference's static library, or nothing for a vendor's.
@@ -236,6 +240,8 @@ install: all
 	ln -sf $(LIB_SO_REAL) $(DESTDIR)$(libdir)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(libdir)/libposixtrace.so
 	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(includedir)/
+	install -d $(DESTDIR)$(SYSTYPES_DIR)
+	install -m 644 include/sys/types.h $(DESTDIR)$(SYSTYPES_DIR)/
 	install -m 644 $(PC_FILE) $(DESTDIR)$(libdir)/pkgconfig/
 ifneq ($(TOOLS),)
 	install -d $(DESTDIR)$(bindir)
@@ -247,7 +253,9 @@ uninstall:
 	      $(DESTDIR)$(libdir)/$(LIB_SONAME) $(DESTDIR)$(libdir)/$(LIB_SO_REAL) \
 	      $(DESTDIR)$(libdir)/pkgconfig/posixtrace.pc \
 	      $(addprefix $(DESTDIR)$(includedir)/,$(notdir $(INSTALL_HEADERS))) \
+	      $(DESTDIR)$(SYSTYPES_DIR)/types.h \
 	      $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(TOOLS)))
+	-rmdir $(DESTDIR)$(SYSTYPES_DIR) $(DESTDIR)$(includedir)/posixtrace 2>/dev/null
 
 # ---- housekeeping ------------------------------------------------------------
 

@@ -67,43 +67,19 @@ extern "C" {
  * stored with at most TRACE_NAME_MAX - 1 characters, so that a buffer of
  * TRACE_NAME_MAX bytes (what XSH asks callers for) always holds the string
  * and its NUL (CATALOGUE.md section 7, defect 10). */
-#define TRACE_NAME_MAX         64
+#define TRACE_NAME_MAX         __POSIXTRACE_NAME_MAX
 /* Streams that may exist at once.  The reference's "system" is the
  * calling process: each process may have this many streams of its own. */
 #define TRACE_SYS_MAX          64
 /* User event type identifiers per traced process, the predefined unnamed
  * user event included. */
-#define TRACE_USER_EVENT_MAX   256
+#define TRACE_USER_EVENT_MAX   __POSIXTRACE_USER_EVENT_MAX
 
 /* ---- Types (XBD <sys/types.h>) ----------------------------------------- */
 
-typedef unsigned int  trace_event_id_t;
-typedef unsigned long trace_id_t;
-
-/* Identifiers below this bound are valid; a set holds one bit for each. */
-#define __POSIXTRACE_EVENT_ID_LIMIT  (16u + TRACE_USER_EVENT_MAX)
-
-typedef struct {
-    unsigned long long __bits[(__POSIXTRACE_EVENT_ID_LIMIT + 63u) / 64u];
-} trace_event_set_t;
-
-typedef struct {
-    unsigned int    __magic;            /* set by posix_trace_attr_init() */
-    int             __stream_fullpolicy;
-    int             __stream_fullpolicy_set;  /* set explicitly? */
-    int             __log_fullpolicy;
-    int             __inheritance;
-    size_t          __stream_minsize;
-    size_t          __max_datasize;
-    size_t          __log_maxsize;
-    struct timespec __clockres;
-    struct timespec __createtime;
-    int             __sim_clock;         /* simulated clock (posixtrace_sim.h) */
-    long            __sim_step_ns;
-    struct timespec __sim_start;
-    char            __name[TRACE_NAME_MAX];
-    char            __genversion[TRACE_NAME_MAX];
-} trace_attr_t;
+/* Shared with this implementation's <sys/types.h> (include/sys/types.h),
+ * which defines them too, as XBD <sys/types.h> requires. */
+#include <posixtrace_types.h>
 
 /* ---- Structures (XSH 2.11.1) ------------------------------------------- */
 

@@ -104,27 +104,16 @@ check-pytest: conformance-build
 check-mutants: conformance-build
 	$(PYTHON) -m pytest -q harness/tests/test_vendor_mode.py
 
-# The <sys/types.h> probe (conformance/probes/sys_types_h.c): whether a header
-# defines a type is decided by compiling, so each part of the probe is
-# compiled on its own; the test program learns which parts compiled
-# (CT_PROBE_TRC, CT_PROBE_TEF) and where the compiler's output is.
+# The <sys/types.h> probe (conformance/probes/sys_types_h.c): harness/probe.sh
+# compiles each part on its own and says with which flags and objects the
+# test program is built.
 PROBE_DIR = build/harness/probes
-PROBE_LOG = $(abspath $(PROBE_DIR)/sys_types_h.log)
 
 build/conformance/sys_types_h: $(CT_DIR)/sys_types_h.c conformance/probes/sys_types_h.c \
-                               $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK)
-	@mkdir -p $(@D) $(PROBE_DIR) build/harness/deps
-	@: > $(PROBE_LOG); objs=; flags=; \
-	for part in TRC TEF; do \
-	    echo "== CT_PROBE_PART_$$part" >> $(PROBE_LOG); \
-	    if $(CC) $(HARNESS_CFLAGS) -DCT_PROBE_PART_$$part -c \
-	         -o $(PROBE_DIR)/sys_types_h_$$part.o conformance/probes/sys_types_h.c \
-	         >> $(PROBE_LOG) 2>&1; then \
-	        objs="$$objs $(PROBE_DIR)/sys_types_h_$$part.o"; flags="$$flags -DCT_PROBE_$$part=1"; \
-	    else \
-	        flags="$$flags -DCT_PROBE_$$part=0"; \
-	    fi; \
-	done; \
+                               harness/probe.sh $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK)
+	@mkdir -p $(@D) build/harness/deps
+	@out=$$(sh harness/probe.sh sys_types_h $(PROBE_DIR) $(CC) $(HARNESS_CFLAGS)) || exit 1; \
+	flags=$$(echo "$$out" | sed -n 1p); objs=$$(echo "$$out" | sed -n 2p); \
 	echo "$(CC) ... $$flags -o $@"; \
-	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) $$flags -DCT_PROBE_LOG='"$(PROBE_LOG)"' \
-	    -o $@ $< $$objs $(CT_OBJ) $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
+	eval "$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) $$flags -o $@ $< $$objs $(CT_OBJ) \
+	    $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread"

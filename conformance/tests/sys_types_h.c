@@ -17,6 +17,7 @@
 
 #include <stdio.h>
 
+#if !CT_PROBE_TRC || !CT_PROBE_TEF
 /* The first error line the compiler gave for one part of the probe: the
  * log holds a line "== part" before each part's output. */
 static const char *probe_error(char *buf, size_t size, const char *part)
@@ -42,6 +43,7 @@ static const char *probe_error(char *buf, size_t size, const char *part)
     snprintf(buf, size, "(the compiler's output is not available)");
     return buf;
 }
+#endif
 
 #if CT_PROBE_TRC
 int ct_probe_sys_types_trc(void);

@@ -17,6 +17,7 @@ import glob
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -59,16 +60,15 @@ class Implementation:
             os.makedirs(d, exist_ok=True)
         for f in glob.glob(os.path.join(repo, "reference", "*.[ch]")):
             shutil.copy(f, self.src)
-        for f in glob.glob(os.path.join(repo, "include", "*.h")):
-            shutil.copy(f, self.include)
+        shutil.copytree(os.path.join(repo, "include"), self.include, dirs_exist_ok=True)
 
     def edit(self, edits, label="edit"):
         from mutants import apply_edits
         apply_edits(self.src, edits, label)
         self.changed |= {name for name, _, _ in edits}
 
-    def write_header(self, text):
-        with open(os.path.join(self.include, "trace.h"), "w") as f:
+    def write_header(self, text, name="trace.h"):
+        with open(os.path.join(self.include, name), "w") as f:
             f.write(text)
         self.changed.add("*")
 
@@ -108,10 +108,27 @@ class TestPrograms:
         flags = BASE_CFLAGS + list(cflags) + ["-I" + include_dir, "-I" + tests_dir]
         self.tests = [s for s in sorted(glob.glob(os.path.join(tests_dir, "*.c")))
                       if os.path.basename(s) != "ct.c"]
-        jobs = [(_cc, flags + ["-c", "-o", self._obj(s), s], "compiling %s" % s)
+        self.extra_objs = {}
+        jobs = [(_cc, flags + self._probe(s, flags) + ["-c", "-o", self._obj(s), s],
+                 "compiling %s" % s)
                 for s in self.tests + [os.path.join(tests_dir, "ct.c"),
                                        os.path.join(repo, "harness", "profile.c")]]
         _parallel(jobs)
+
+    def _probe(self, src, flags):
+        """A test with a compile probe (conformance/probes/NAME.c) is built as
+        mk/harness.mk builds it, through harness/probe.sh: its extra flags."""
+        name = os.path.basename(src)[:-2]
+        if not os.path.exists(os.path.join(self.repo, "conformance", "probes", name + ".c")):
+            return []
+        p = subprocess.run(["sh", "harness/probe.sh", name, os.path.join(self.objdir, "probes"),
+                            CC] + flags, cwd=self.repo, stdout=subprocess.PIPE,
+                           universal_newlines=True)
+        if p.returncode != 0:
+            raise BuildError("harness/probe.sh %s failed" % name)
+        lines = (p.stdout.splitlines() + ["", ""])[:2]
+        self.extra_objs[name] = lines[1].split()
+        return shlex.split(lines[0])
 
     def _obj(self, src):
         return os.path.join(self.objdir, os.path.basename(src)[:-2] + ".o")
@@ -128,8 +145,9 @@ class TestPrograms:
         os.makedirs(conf, exist_ok=True)
         os.makedirs(harness, exist_ok=True)
         ct = os.path.join(self.objdir, "ct.o")
-        jobs = [(_cc, ["-o", os.path.join(conf, os.path.basename(s)[:-2]), self._obj(s), ct,
-                       lib, "-pthread"], "linking %s" % s) for s in self.tests]
+        jobs = [(_cc, ["-o", os.path.join(conf, os.path.basename(s)[:-2]), self._obj(s)] +
+                 self.extra_objs.get(os.path.basename(s)[:-2], []) + [ct, lib, "-pthread"],
+                 "linking %s" % s) for s in self.tests]
         jobs.append((_cc, ["-o", os.path.join(harness, "profile"),
                            os.path.join(self.objdir, "profile.o"), lib, "-pthread"],
                      "linking the profile"))
@@ -166,11 +184,13 @@ def run_harness(repo, build_dir, reports_dir, *args, timeout=5, env=None, progra
 VARIANT_EVENT_IDS = {1: 300, 2: 301, 3: 302, 4: 303, 5: 304, 6: 305, 7: 306, 8: 307, 16: 7}
 
 
-def variant_header(text):
-    """<trace.h> with every POSIX_TRACE_* constant renumbered, other event ids,
-    trace_event_id_t unsigned short and trace_id_t unsigned int.  Raises
-    BuildError if the header no longer has what is rewritten."""
-    out = text
+def variant_headers(trace_h, types_h):
+    """<trace.h> with every POSIX_TRACE_* constant renumbered and other event
+    ids, and <posixtrace_types.h> (where the reference defines the types) with
+    trace_event_id_t unsigned short and trace_id_t unsigned int.  Returns the
+    two texts.  Raises BuildError if a header no longer has what is
+    rewritten."""
+    out = trace_h
     n_const = 0
 
     def constant(m):
@@ -186,22 +206,23 @@ def variant_header(text):
         n_ids += 1
         return "((trace_event_id_t)%d)" % VARIANT_EVENT_IDS[int(m.group(1))]
     out = re.sub(r"\(\(trace_event_id_t\)(\d+)\)", event_id, out)
-
-    subs = [
-        (r"typedef\s+unsigned\s+int\s+trace_event_id_t;", "typedef unsigned short trace_event_id_t;"),
-        (r"typedef\s+unsigned\s+long\s+trace_id_t;", "typedef unsigned int trace_id_t;"),
-        (r"(#define\s+__POSIXTRACE_EVENT_ID_LIMIT\s+)\(16u \+ TRACE_USER_EVENT_MAX\)",
-         r"\g<1>(64u + TRACE_USER_EVENT_MAX)"),
-    ]
-    for pat, rep in subs:
-        out, n = re.subn(pat, rep, out)
-        if n != 1:
-            raise BuildError("variant <trace.h>: %r not found once in include/trace.h: update "
-                             "harness/mutants/build.py" % pat)
     if n_const < 20 or n_ids < 9:
         raise BuildError("variant <trace.h>: only %d constants and %d event ids rewritten"
                          % (n_const, n_ids))
-    return out
+
+    types = types_h
+    subs = [
+        (r"typedef\s+unsigned\s+int\s+trace_event_id_t;", "typedef unsigned short trace_event_id_t;"),
+        (r"typedef\s+unsigned\s+long\s+trace_id_t;", "typedef unsigned int trace_id_t;"),
+        (r"(#define\s+__POSIXTRACE_EVENT_ID_LIMIT\s+)\(16u \+ __POSIXTRACE_USER_EVENT_MAX\)",
+         r"\g<1>(64u + __POSIXTRACE_USER_EVENT_MAX)"),
+    ]
+    for pat, rep in subs:
+        types, n = re.subn(pat, rep, types)
+        if n != 1:
+            raise BuildError("variant headers: %r not found once in include/posixtrace_types.h: "
+                             "update harness/mutants/build.py" % pat)
+    return out, types
 
 
 # The reference's table of system events, if it spells the ids as numbers,

@@ -109,11 +109,11 @@ def _copy_tree(dst):
 
 
 def test_variant_header_through_configure(baseline, tmp_path):
-    with open(os.path.join(REPO, "include", "trace.h")) as f:
-        header = mb.variant_header(f.read())
+    header, types = _variant()
     impl = mb.Implementation(REPO, str(tmp_path / "impl"))
     mb.constants_in_reference_tables(impl.src)
     impl.write_header(header)
+    impl.write_header(types, "posixtrace_types.h")
     lib = impl.build()
 
     tree = str(tmp_path / "tree")
@@ -148,11 +148,17 @@ def test_variant_header_through_configure(baseline, tmp_path):
     assert doc["summary"]["rules"]["PASS"] > 0
 
 
-def test_variant_header_is_different():
+def _variant():
     with open(os.path.join(REPO, "include", "trace.h")) as f:
-        original = f.read()
-    variant = mb.variant_header(original)
-    assert "typedef unsigned short trace_event_id_t;" in variant
+        trace_h = f.read()
+    with open(os.path.join(REPO, "include", "posixtrace_types.h")) as f:
+        types_h = f.read()
+    return mb.variant_headers(trace_h, types_h)
+
+
+def test_variant_header_is_different():
+    variant, types = _variant()
+    assert "typedef unsigned short trace_event_id_t;" in types
     assert "#define POSIX_TRACE_RUNNING           1037" in variant
     assert "((trace_event_id_t)300)" in variant and "((trace_event_id_t)1)" not in variant
 
