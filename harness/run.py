@@ -183,6 +183,11 @@ def discover(root, build, impl, vectors_dir, use_vectors):
         else:
             warnings.append("%s exists but there is no vectors folder %s: vectors not run"
                             % (os.path.relpath(vecrun, root), vectors_dir))
+    # The kernel slot protocol's vectors (vectors/ksp, rules KSP-n): their
+    # interpreter knows where they are (KSP_VECTORS overrides it).
+    kvecrun = os.path.join(build, "harness", "kvecrun")
+    if use_vectors and os.path.isfile(kvecrun) and os.access(kvecrun, os.X_OK):
+        exes.append(Executable(kvecrun, name="kvecrun"))
     return exes, warnings
 
 

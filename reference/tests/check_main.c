@@ -15,6 +15,9 @@
 #include <stdlib.h>
 
 Suite *suite_slot(void);    /* check_slot.c: the kernel slot codec */
+Suite *suite_kernel_sim(void);     /* check_kernel_sim.c: the simulated kernel */
+Suite *suite_kernel_ring(void);    /* check_kernel_ring.c: its buffer ring */
+Suite *suite_kernel_dump(void);    /* check_kernel_dump.c: tracedump */
 
 int main(void)
 {
@@ -35,6 +38,9 @@ int main(void)
     srunner_add_suite(sr, suite_sysconf());
     srunner_add_suite(sr, suite_unsupported());
     srunner_add_suite(sr, suite_slot());
+    srunner_add_suite(sr, suite_kernel_sim());
+    srunner_add_suite(sr, suite_kernel_ring());
+    srunner_add_suite(sr, suite_kernel_dump());
 
     srunner_run_all(sr, CK_ENV);
     failed = srunner_ntests_failed(sr);

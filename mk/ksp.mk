@@ -1,0 +1,89 @@
+# mk/ksp.mk -- the kernel slot protocol's vectors, fuzzing and acceptance run
+# (vectors/ksp/README.md, fuzz/README.md, reference/KERNEL.md).
+#
+#   make check-ksp           every KSP vector against the reference (any result
+#                            but PASS fails), then the decoder vectors against
+#                            tracedump --json as "another decoder" (FAIL or
+#                            UNRESOLVED fails); part of 'make check'.  The
+#                            decoder-contract test with a partial decoder,
+#                            harness/tests/test_ksp_decoder.py, runs with the
+#                            other pytest files ('make check-pytest')
+#   make kvecrun             build build/harness/kvecrun only
+#   make fuzz [FUZZ_SECONDS=60]
+#                            libFuzzer on the slot decoder and the dumper, with
+#                            ASan and UBSan (needs clang); fails on any finding
+#   make ksp-acceptance      10 million events on 4 CPUs with wraps, drops and
+#                            straddling combine events, written and read back
+#
+# kvecrun is the reference's own test program: it links the reference library
+# and is never built into the portable conformance tests.  It finds the
+# vectors by the absolute path compiled in (KSP_VECTORS overrides it), so the
+# runner may start it in any folder.
+
+KVECRUN       = build/harness/kvecrun
+KVECRUN_SRCS  = harness/kvecrun.c $(sort $(wildcard harness/kvec_*.c))
+KVECRUN_HDRS  = harness/kvec.h
+KSP_MK       := $(lastword $(MAKEFILE_LIST))
+KSP_TRACEDUMP = build/bin/tracedump
+KSP_TRACESIM  = build/bin/tracesim
+
+CHECK_EXTRA += check-ksp
+
+.PHONY: kvecrun check-ksp fuzz fuzz-build ksp-acceptance
+
+kvecrun: $(KVECRUN)
+
+$(KVECRUN): $(KVECRUN_SRCS) $(KVECRUN_HDRS) $(LIB_A) config.mk $(KSP_MK)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Ireference -Iharness -pthread \
+	    -Wall -Wextra $(CFLAGS) $(CFLAGS_AUTO) '-DKVECRUN_VECTORS="$(CURDIR)/vectors/ksp"' \
+	    -o $@ $(KVECRUN_SRCS) $(LDFLAGS) $(LDFLAGS_AUTO) $(LIB_A) -pthread
+
+check-ksp: $(KVECRUN) $(KSP_TRACEDUMP)
+	$(KVECRUN) --run-all
+	$(KVECRUN) --run-all --decoder '$(CURDIR)/$(KSP_TRACEDUMP) --json {file}'
+
+# ---- fuzzing --------------------------------------------------------------------
+
+FUZZ_SECONDS ?= 60
+FUZZ_TARGET   = build/fuzz/fuzz_slot_decoder
+FUZZ_CORPUS   = fuzz/corpus/slot_decoder
+FUZZ_SRCS     = fuzz/fuzz_slot_decoder.c reference/slot_decode.c reference/slot_encode.c \
+                reference/trace_file.c $(wildcard reference/dump_*.c)
+
+fuzz-build: $(FUZZ_TARGET)
+
+$(FUZZ_TARGET): $(FUZZ_SRCS) $(wildcard reference/*.h) config.mk $(KSP_MK)
+ifeq ($(CLANG),)
+	@echo "error: fuzzing needs clang (with libFuzzer: libclang-rt-dev): install it and run ./configure again."; exit 1
+endif
+	@mkdir -p $(@D)
+	$(CLANG) -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Ireference -g -O1 \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -Wall -Wextra -Werror -o $@ $(FUZZ_SRCS)
+
+# The committed corpus is read, never written: new inputs go to build/fuzz/corpus.
+# Any crash, leak, sanitizer report or time-out makes libFuzzer exit non-zero.
+fuzz: $(FUZZ_TARGET)
+	@mkdir -p build/fuzz/corpus build/fuzz/artifacts
+	$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=65536 -print_final_stats=1 -artifact_prefix=build/fuzz/artifacts/ \
+	    build/fuzz/corpus $(FUZZ_CORPUS)
+
+# ---- the acceptance run ------------------------------------------------------
+
+KSP_ACCEPT_FLAGS = --cpus 4 --events 10000000 --seed 7 --mode linear --buffers 8 \
+    --logger-every 700 --logger-lanes 2 --logger-jitter 80 --wrap-early
+
+ksp-acceptance: $(KSP_TRACESIM)
+	@mkdir -p build/ksp
+	time $(KSP_TRACESIM) $(KSP_ACCEPT_FLAGS) --verify -o build/ksp/acceptance.kev
+	@rm -f build/ksp/acceptance.kev
+
+# The conformance run against the reference includes the KSP vectors: kvecrun
+# is built with the other test programs (harness/run.py must discover it as
+# build/harness/kvecrun; until it does: CONFORMANCE_FLAGS='--exe build/harness/kvecrun'),
+# and tracedump, which harness/tests/test_ksp_decoder.py uses.
+ifeq ($(IMPL),reference)
+conformance-build: $(KVECRUN) $(KSP_TRACEDUMP)
+endif
