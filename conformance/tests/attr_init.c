@@ -21,15 +21,11 @@
 #include <stdint.h>
 #include <string.h>
 #include "ct.h"
+#include "ct_stream.h"
 
 static int policy_is_trc(int p)
 {
     return p == POSIX_TRACE_LOOP || p == POSIX_TRACE_UNTIL_FULL;
-}
-
-static int valid_timespec(const struct timespec *t)
-{
-    return t->tv_sec >= 0 && t->tv_nsec >= 0 && t->tv_nsec < 1000000000L;
 }
 
 /* A NUL within n bytes? */
@@ -65,7 +61,7 @@ CT_TEST(defaults, "attr_init.defaults", "TRC",
     CT_CHECK(terminated(version, sizeof version),
              "the generation-version has no NUL in %zu bytes", sizeof version);
     CT_CHECK_OK(posix_trace_attr_getclockres(&a, &res));
-    CT_CHECK(valid_timespec(&res), "clock-resolution is {%lld s, %ld ns}, not a valid timespec",
+    CT_CHECK(ct_valid_timespec(&res), "clock-resolution is {%lld s, %ld ns}, not a valid timespec",
              (long long)res.tv_sec, res.tv_nsec);
     CT_CHECK_OK(posix_trace_attr_getcreatetime(&a, &created));
     CT_CHECK_OK(posix_trace_attr_destroy(&a));
@@ -105,7 +101,7 @@ CT_TEST(readonly_attributes, "attr_init.readonly-attributes", "TRC",
     else
         ct_note("{TRACE_NAME_MAX} is indeterminate: the version's length is not checked");
     CT_CHECK_OK(posix_trace_attr_getclockres(&a, &res));
-    CT_CHECK(valid_timespec(&res), "clock-resolution is {%lld s, %ld ns}, not a valid timespec",
+    CT_CHECK(ct_valid_timespec(&res), "clock-resolution is {%lld s, %ld ns}, not a valid timespec",
              (long long)res.tv_sec, res.tv_nsec);
     CT_CHECK(res.tv_sec > 0 || res.tv_nsec > 0,
              "clock-resolution is 0 s 0 ns: a clock cannot have a resolution of zero");

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ct.h"
+#include "ct_stream.h"
 
 /* {_POSIX_TRACE_NAME_MAX}, the minimum of {TRACE_NAME_MAX}: 8 (XBD <limits.h>;
  * its presence is checked in unistd_limits.c, not assumed here). */
@@ -35,24 +36,8 @@
 #define MIN_NAME_MAX 8
 #endif
 
-#ifdef CT_HAVE_POSIX_TRACE_SYSCONF
-#define EXACT_REFERENCE 1
-#else
-#define EXACT_REFERENCE 0
-#endif
-
 #define GUARD 16
 #define GUARD_BYTE 0x5a
-
-static int valid_timespec(const struct timespec *t)
-{
-    return t->tv_sec >= 0 && t->tv_nsec >= 0 && t->tv_nsec < 1000000000L;
-}
-
-static int same_time(const struct timespec *a, const struct timespec *b)
-{
-    return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
-}
 
 /* A name buffer of {TRACE_NAME_MAX}+1 bytes and GUARD guard bytes. */
 struct namebuf {
@@ -128,11 +113,11 @@ CT_TEST(clockres_fresh, "attr_getclockres.copies", "TRC",
     struct timespec r1 = { -1, -1 }, r2 = { -1, -1 };
     CT_SETUP_OK(posix_trace_attr_init(&a));
     CT_CHECK_OK(posix_trace_attr_getclockres(&a, &r1));
-    CT_CHECK(valid_timespec(&r1), "clock-resolution is {%lld s, %ld ns}, not a valid timespec",
+    CT_CHECK(ct_valid_timespec(&r1), "clock-resolution is {%lld s, %ld ns}, not a valid timespec",
              (long long)r1.tv_sec, r1.tv_nsec);
     CT_CHECK(r1.tv_sec > 0 || r1.tv_nsec > 0, "clock-resolution is 0: no clock has resolution 0");
     CT_CHECK_OK(posix_trace_attr_getclockres(&a, &r2));
-    CT_CHECK(same_time(&r1, &r2), "two calls gave {%lld s, %ld ns} then {%lld s, %ld ns},"
+    CT_CHECK(ct_same_time(&r1, &r2), "two calls gave {%lld s, %ld ns} then {%lld s, %ld ns},"
              " expected the same attribute value", (long long)r1.tv_sec, r1.tv_nsec,
              (long long)r2.tv_sec, r2.tv_nsec);
     ct_note("clock-resolution of a fresh object: %lld s %ld ns", (long long)r1.tv_sec,
@@ -147,18 +132,18 @@ CT_TEST(clockres_stream, "attr_getclockres.copies", "TRC",
     struct timespec r1 = { -1, -1 }, r2 = { -1, -1 };
     trace_id_t trid = stream_with_attr(NULL, &sa);
     CT_CHECK_OK(posix_trace_attr_getclockres(&sa, &r1));
-    CT_CHECK(valid_timespec(&r1), "a stream's clock-resolution is {%lld s, %ld ns}, not a"
+    CT_CHECK(ct_valid_timespec(&r1), "a stream's clock-resolution is {%lld s, %ld ns}, not a"
              " valid timespec", (long long)r1.tv_sec, r1.tv_nsec);
     CT_CHECK(r1.tv_sec > 0 || r1.tv_nsec > 0,
              "a stream's clock-resolution is 0: the timestamp clock cannot have resolution 0");
     CT_CHECK_OK(posix_trace_attr_getclockres(&sa, &r2));
-    CT_CHECK(same_time(&r1, &r2), "two calls gave {%lld s, %ld ns} then {%lld s, %ld ns}",
+    CT_CHECK(ct_same_time(&r1, &r2), "two calls gave {%lld s, %ld ns} then {%lld s, %ld ns}",
              (long long)r1.tv_sec, r1.tv_nsec, (long long)r2.tv_sec, r2.tv_nsec);
-#if EXACT_REFERENCE
+#if CT_EXACT_REFERENCE
     /* Exact: the reference stamps events with CLOCK_REALTIME (DESIGN.md). */
     struct timespec rt;
     if (clock_getres(CLOCK_REALTIME, &rt) == 0)
-        CT_CHECK(same_time(&r1, &rt), "the reference's stream clock-resolution is {%lld s,"
+        CT_CHECK(ct_same_time(&r1, &rt), "the reference's stream clock-resolution is {%lld s,"
                  " %ld ns}, clock_getres(CLOCK_REALTIME) {%lld s, %ld ns} (exact check)",
                  (long long)r1.tv_sec, r1.tv_nsec, (long long)rt.tv_sec, rt.tv_nsec);
 #endif
@@ -175,10 +160,10 @@ CT_TEST(createtime_stable, "attr_getcreatetime.copies", "TRC",
     struct timespec t1 = { -1, -1 }, t2 = { -1, -1 }, t3 = { -1, -1 };
     trace_id_t trid = stream_with_attr(NULL, &sa);
     CT_CHECK_OK(posix_trace_attr_getcreatetime(&sa, &t1));
-    CT_CHECK(valid_timespec(&t1), "creation-time is {%lld s, %ld ns}, not a valid timespec",
+    CT_CHECK(ct_valid_timespec(&t1), "creation-time is {%lld s, %ld ns}, not a valid timespec",
              (long long)t1.tv_sec, t1.tv_nsec);
     CT_CHECK_OK(posix_trace_attr_getcreatetime(&sa, &t2));
-    CT_CHECK(same_time(&t1, &t2), "two getcreatetime calls on one object gave {%lld s, %ld ns}"
+    CT_CHECK(ct_same_time(&t1, &t2), "two getcreatetime calls on one object gave {%lld s, %ld ns}"
              " then {%lld s, %ld ns}", (long long)t1.tv_sec, t1.tv_nsec, (long long)t2.tv_sec,
              t2.tv_nsec);
     /* Some time later, the stream's creation time is still the same. */
@@ -186,7 +171,7 @@ CT_TEST(createtime_stable, "attr_getcreatetime.copies", "TRC",
     CT_SETUP_OK(posix_trace_attr_init(&sb));
     CT_CHECK_OK(posix_trace_get_attr(trid, &sb));
     CT_CHECK_OK(posix_trace_attr_getcreatetime(&sb, &t3));
-    CT_CHECK(same_time(&t1, &t3), "get_attr 20 ms later gave creation-time {%lld s, %ld ns},"
+    CT_CHECK(ct_same_time(&t1, &t3), "get_attr 20 ms later gave creation-time {%lld s, %ld ns},"
              " first {%lld s, %ld ns}: the time of creation cannot change",
              (long long)t3.tv_sec, t3.tv_nsec, (long long)t1.tv_sec, t1.tv_nsec);
     CT_CHECK_OK(posix_trace_attr_destroy(&sa));
@@ -397,25 +382,16 @@ CT_TEST(return_convention, "attr_getclockres.return-convention", "TRC",
     trace_attr_t a, sa;
     struct timespec t;
     char s[CT_NAME_BUF];
-    int rc;
     CT_SETUP_OK(posix_trace_attr_init(&a));
     trace_id_t trid = stream_with_attr(NULL, &sa);
-#define SUCCEEDS(call)                                                            \
-    do {                                                                          \
-        errno = 0;                                                                \
-        rc = (call);                                                              \
-        CT_CHECK(rc == 0, "%s returned %d (%s), errno %s: expected 0 on success", \
-                 #call, rc, ct_errname(rc), ct_errname(errno));                   \
-    } while (0)
-    SUCCEEDS(posix_trace_attr_getclockres(&a, &t));
-    SUCCEEDS(posix_trace_attr_getcreatetime(&sa, &t));
-    SUCCEEDS(posix_trace_attr_getgenversion(&a, s));
-    SUCCEEDS(posix_trace_attr_setname(&a, "ct"));
-    SUCCEEDS(posix_trace_attr_getname(&a, s));
-#undef SUCCEEDS
-#if EXACT_REFERENCE
+    CT_SUCCEEDS(posix_trace_attr_getclockres(&a, &t));
+    CT_SUCCEEDS(posix_trace_attr_getcreatetime(&sa, &t));
+    CT_SUCCEEDS(posix_trace_attr_getgenversion(&a, s));
+    CT_SUCCEEDS(posix_trace_attr_setname(&a, "ct"));
+    CT_SUCCEEDS(posix_trace_attr_getname(&a, s));
+#if CT_EXACT_REFERENCE
     /* The failure half, on the reference: the error number itself. */
-    rc = posix_trace_attr_getclockres(NULL, &t);
+    int rc = posix_trace_attr_getclockres(NULL, &t);
     CT_CHECK(rc == EINVAL, "attr_getclockres(NULL, ...) returned %d (%s): expected the error"
              " number EINVAL as return value", rc, ct_errname(rc));
 #else
@@ -427,28 +403,14 @@ CT_TEST(return_convention, "attr_getclockres.return-convention", "TRC",
 
 /* ---- EINVAL: exact checks of the reference ------------------------------------ */
 
-#if EXACT_REFERENCE
-/* An object that was initialised and then destroyed. */
-static void destroyed(trace_attr_t *a)
-{
-    CT_SETUP_OK(posix_trace_attr_init(a));
-    CT_SETUP_OK(posix_trace_attr_destroy(a));
-}
-#define NOT_REFERENCE() ((void)0)
-#else
-#define NOT_REFERENCE()                                                              \
-    CT_UNTESTED("exact check: the only triggers (NULL, a destroyed object) are undefined" \
-                " behaviour portably; runs against the reference only")
-#endif
-
 CT_TEST(getclockres_einval, "attr_getclockres.EINVAL", "TRC", "posix_trace_attr_getclockres")
 {
-    NOT_REFERENCE();
-#if EXACT_REFERENCE
+    CT_REFERENCE_ONLY();
+#if CT_EXACT_REFERENCE
     trace_attr_t a, d;
     struct timespec t;
     CT_SETUP_OK(posix_trace_attr_init(&a));
-    destroyed(&d);
+    ct_destroyed_attr(&d);
     CT_CHECK_ERR(posix_trace_attr_getclockres(NULL, &t), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getclockres(&a, NULL), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getclockres(&d, &t), EINVAL);
@@ -458,12 +420,12 @@ CT_TEST(getclockres_einval, "attr_getclockres.EINVAL", "TRC", "posix_trace_attr_
 CT_TEST(getcreatetime_einval, "attr_getcreatetime.EINVAL", "TRC",
         "posix_trace_attr_getcreatetime")
 {
-    NOT_REFERENCE();
-#if EXACT_REFERENCE
+    CT_REFERENCE_ONLY();
+#if CT_EXACT_REFERENCE
     trace_attr_t a, d;
     struct timespec t;
     CT_SETUP_OK(posix_trace_attr_init(&a));
-    destroyed(&d);
+    ct_destroyed_attr(&d);
     CT_CHECK_ERR(posix_trace_attr_getcreatetime(NULL, &t), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getcreatetime(&a, NULL), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getcreatetime(&d, &t), EINVAL);
@@ -473,12 +435,12 @@ CT_TEST(getcreatetime_einval, "attr_getcreatetime.EINVAL", "TRC",
 CT_TEST(getgenversion_einval, "attr_getgenversion.EINVAL", "TRC",
         "posix_trace_attr_getgenversion")
 {
-    NOT_REFERENCE();
-#if EXACT_REFERENCE
+    CT_REFERENCE_ONLY();
+#if CT_EXACT_REFERENCE
     trace_attr_t a, d;
     char s[CT_NAME_BUF];
     CT_SETUP_OK(posix_trace_attr_init(&a));
-    destroyed(&d);
+    ct_destroyed_attr(&d);
     CT_CHECK_ERR(posix_trace_attr_getgenversion(NULL, s), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getgenversion(&a, NULL), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getgenversion(&d, s), EINVAL);
@@ -487,12 +449,12 @@ CT_TEST(getgenversion_einval, "attr_getgenversion.EINVAL", "TRC",
 
 CT_TEST(getname_einval, "attr_getname.EINVAL", "TRC", "posix_trace_attr_getname")
 {
-    NOT_REFERENCE();
-#if EXACT_REFERENCE
+    CT_REFERENCE_ONLY();
+#if CT_EXACT_REFERENCE
     trace_attr_t a, d;
     char s[CT_NAME_BUF];
     CT_SETUP_OK(posix_trace_attr_init(&a));
-    destroyed(&d);
+    ct_destroyed_attr(&d);
     CT_CHECK_ERR(posix_trace_attr_getname(NULL, s), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getname(&a, NULL), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getname(&d, s), EINVAL);

@@ -21,40 +21,14 @@
  *   checked here, when the option is supported.
  */
 #include "ct.h"
-
-#ifdef CT_HAVE_POSIX_TRACE_SYSCONF
-#define EXACT_REFERENCE 1
-#else
-#define EXACT_REFERENCE 0
-#endif
-
-/* Is p one of the stream-full-policy values a header defines? */
-static int is_policy_constant(int p)
-{
-    if (p == POSIX_TRACE_LOOP || p == POSIX_TRACE_UNTIL_FULL)
-        return 1;
-#ifdef POSIX_TRACE_FLUSH
-    if (p == POSIX_TRACE_FLUSH)
-        return 1;
-#endif
-    return 0;
-}
-
-/* A value distinct from LOOP, UNTIL_FULL and FLUSH. */
-static int invalid_policy(void)
-{
-    int v = 0x5a5a;
-    while (is_policy_constant(v))
-        v++;
-    return v;
-}
+#include "ct_stream.h"
 
 /* Stored policies a getter may report: LOOP, UNTIL_FULL and, when the header
  * defines it, FLUSH (with TRL a valid policy; without TRL a setter may store
  * it, ruling 18). */
 static int reportable(int p)
 {
-    return is_policy_constant(p);
+    return ct_is_policy_constant(p);
 }
 
 CT_TEST(roundtrip_loop_until_full, "attr_setstreamfullpolicy.roundtrip", "TRC",
@@ -114,7 +88,7 @@ CT_TEST(value_set_invalid_not_stored, "attr_getstreamfullpolicy.value-set", "TRC
 {
     /* Whatever the setter answers for a value that is no policy, the getter
      * never reports that value. */
-    int bad = invalid_policy();
+    int bad = ct_invalid_policy();
     static const int before[] = { POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL };
     for (size_t i = 0; i < 2; i++) {
         trace_attr_t a;
@@ -143,34 +117,26 @@ CT_TEST(return_convention, "attr_getinherited.return-convention", "TRC",
     trace_attr_t a;
     int v, rc;
     CT_SETUP_OK(posix_trace_attr_init(&a));
-#define SUCCEEDS(call)                                                            \
-    do {                                                                          \
-        errno = 0;                                                                \
-        rc = (call);                                                              \
-        CT_CHECK(rc == 0, "%s returned %d (%s), errno %s: expected 0 on success", \
-                 #call, rc, ct_errname(rc), ct_errname(errno));                   \
-    } while (0)
-    SUCCEEDS(posix_trace_attr_setstreamfullpolicy(&a, POSIX_TRACE_UNTIL_FULL));
-    SUCCEEDS(posix_trace_attr_getstreamfullpolicy(&a, &v));
+    CT_SUCCEEDS(posix_trace_attr_setstreamfullpolicy(&a, POSIX_TRACE_UNTIL_FULL));
+    CT_SUCCEEDS(posix_trace_attr_getstreamfullpolicy(&a, &v));
 #if CT_HAVE_TRI
     if (ct_option("TRI")) {
-        SUCCEEDS(posix_trace_attr_setinherited(&a, POSIX_TRACE_CLOSE_FOR_CHILD));
-        SUCCEEDS(posix_trace_attr_getinherited(&a, &v));
+        CT_SUCCEEDS(posix_trace_attr_setinherited(&a, POSIX_TRACE_CLOSE_FOR_CHILD));
+        CT_SUCCEEDS(posix_trace_attr_getinherited(&a, &v));
     }
 #endif
 #if CT_HAVE_TRL
     if (ct_option("TRL")) {
-        SUCCEEDS(posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_LOOP));
-        SUCCEEDS(posix_trace_attr_getlogfullpolicy(&a, &v));
+        CT_SUCCEEDS(posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_LOOP));
+        CT_SUCCEEDS(posix_trace_attr_getlogfullpolicy(&a, &v));
     }
 #endif
-#undef SUCCEEDS
     /* The failure half: a setter that refuses a value that is no policy must
      * say so with an error number as return value (not -1 and errno). */
     errno = 0;
-    rc = posix_trace_attr_setstreamfullpolicy(&a, invalid_policy());
+    rc = posix_trace_attr_setstreamfullpolicy(&a, ct_invalid_policy());
     CT_CHECK(rc == 0 || rc == EINVAL, "setstreamfullpolicy(%d) returned %d (%s), errno %s:"
-             " expected 0 or the error number EINVAL", invalid_policy(), rc, ct_errname(rc),
+             " expected 0 or the error number EINVAL", ct_invalid_policy(), rc, ct_errname(rc),
              ct_errname(errno));
     if (rc == 0)
         ct_note("setstreamfullpolicy accepted a value that is no policy: the failure half"
@@ -182,13 +148,13 @@ CT_TEST(setstreamfullpolicy_einval, "attr_setstreamfullpolicy.EINVAL", "TRC",
 {
     trace_attr_t a;
     CT_SETUP_OK(posix_trace_attr_init(&a));
-    CT_CHECK_MAY_ERR(posix_trace_attr_setstreamfullpolicy(&a, invalid_policy()), EINVAL);
+    CT_CHECK_MAY_ERR(posix_trace_attr_setstreamfullpolicy(&a, ct_invalid_policy()), EINVAL);
 }
 
 CT_TEST(getstreamfullpolicy_einval, "attr_getstreamfullpolicy.EINVAL", "TRC",
         "posix_trace_attr_getstreamfullpolicy")
 {
-#if EXACT_REFERENCE
+#if CT_EXACT_REFERENCE
     trace_attr_t a, d;
     int v;
     CT_SETUP_OK(posix_trace_attr_init(&a));
@@ -206,7 +172,7 @@ CT_TEST(getstreamfullpolicy_einval, "attr_getstreamfullpolicy.EINVAL", "TRC",
 CT_TEST(setstreamfullpolicy_einval_destroyed, "attr_setstreamfullpolicy.EINVAL", "TRC",
         "posix_trace_attr_setstreamfullpolicy")
 {
-#if EXACT_REFERENCE
+#if CT_EXACT_REFERENCE
     trace_attr_t d;
     CT_SETUP_OK(posix_trace_attr_init(&d));
     CT_SETUP_OK(posix_trace_attr_destroy(&d));

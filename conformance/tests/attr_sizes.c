@@ -23,12 +23,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "ct.h"
-
-#ifdef CT_HAVE_POSIX_TRACE_SYSCONF
-#define EXACT_REFERENCE 1
-#else
-#define EXACT_REFERENCE 0
-#endif
+#include "ct_stream.h"
 
 /* ---- max-data-size ------------------------------------------------------------- */
 
@@ -264,26 +259,18 @@ CT_TEST(return_convention, "attr_getlogsize.return-convention", "TRC",
     size_t v = 0, dflt = 0;
     int rc;
     CT_SETUP_OK(posix_trace_attr_init(&a));
-#define SUCCEEDS(call)                                                            \
-    do {                                                                          \
-        errno = 0;                                                                \
-        rc = (call);                                                              \
-        CT_CHECK(rc == 0, "%s returned %d (%s), errno %s: expected 0 on success", \
-                 #call, rc, ct_errname(rc), ct_errname(errno));                   \
-    } while (0)
-    SUCCEEDS(posix_trace_attr_getmaxdatasize(&a, &dflt));
-    SUCCEEDS(posix_trace_attr_setmaxdatasize(&a, dflt));
-    SUCCEEDS(posix_trace_attr_getmaxsystemeventsize(&a, &v));
-    SUCCEEDS(posix_trace_attr_getmaxusereventsize(&a, 1, &v));
-    SUCCEEDS(posix_trace_attr_getstreamsize(&a, &dflt));
-    SUCCEEDS(posix_trace_attr_setstreamsize(&a, dflt));
+    CT_SUCCEEDS(posix_trace_attr_getmaxdatasize(&a, &dflt));
+    CT_SUCCEEDS(posix_trace_attr_setmaxdatasize(&a, dflt));
+    CT_SUCCEEDS(posix_trace_attr_getmaxsystemeventsize(&a, &v));
+    CT_SUCCEEDS(posix_trace_attr_getmaxusereventsize(&a, 1, &v));
+    CT_SUCCEEDS(posix_trace_attr_getstreamsize(&a, &dflt));
+    CT_SUCCEEDS(posix_trace_attr_setstreamsize(&a, dflt));
 #if CT_HAVE_TRL
     if (ct_option("TRL")) {
-        SUCCEEDS(posix_trace_attr_getlogsize(&a, &dflt));
-        SUCCEEDS(posix_trace_attr_setlogsize(&a, dflt));
+        CT_SUCCEEDS(posix_trace_attr_getlogsize(&a, &dflt));
+        CT_SUCCEEDS(posix_trace_attr_setlogsize(&a, dflt));
     }
 #endif
-#undef SUCCEEDS
     /* The failure half: SIZE_MAX bytes, if refused, is refused with the
      * error number as return value. */
     errno = 0;
@@ -322,28 +309,15 @@ CT_TEST(setstreamsize_einval_huge, "attr_setstreamsize.EINVAL", "TRC",
     CT_CHECK_MAY_ERR(posix_trace_attr_setstreamsize(&a, SIZE_MAX), EINVAL);
 }
 
-#if EXACT_REFERENCE
-#define EXACT_ONLY() ((void)0)
-static void destroyed(trace_attr_t *d)
-{
-    CT_SETUP_OK(posix_trace_attr_init(d));
-    CT_SETUP_OK(posix_trace_attr_destroy(d));
-}
-#else
-#define EXACT_ONLY()                                                                 \
-    CT_UNTESTED("exact check: the only triggers (NULL, a destroyed object) are undefined" \
-                " behaviour portably; runs against the reference only")
-#endif
-
 CT_TEST(getmaxdatasize_einval, "attr_getmaxdatasize.EINVAL", "TRC",
         "posix_trace_attr_getmaxdatasize")
 {
-    EXACT_ONLY();
-#if EXACT_REFERENCE
+    CT_REFERENCE_ONLY();
+#if CT_EXACT_REFERENCE
     trace_attr_t a, d;
     size_t v;
     CT_SETUP_OK(posix_trace_attr_init(&a));
-    destroyed(&d);
+    ct_destroyed_attr(&d);
     CT_CHECK_ERR(posix_trace_attr_getmaxdatasize(NULL, &v), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getmaxdatasize(&a, NULL), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getmaxdatasize(&d, &v), EINVAL);
@@ -353,12 +327,12 @@ CT_TEST(getmaxdatasize_einval, "attr_getmaxdatasize.EINVAL", "TRC",
 CT_TEST(getmaxsystemeventsize_einval, "attr_getmaxsystemeventsize.EINVAL", "TRC",
         "posix_trace_attr_getmaxsystemeventsize")
 {
-    EXACT_ONLY();
-#if EXACT_REFERENCE
+    CT_REFERENCE_ONLY();
+#if CT_EXACT_REFERENCE
     trace_attr_t a, d;
     size_t v;
     CT_SETUP_OK(posix_trace_attr_init(&a));
-    destroyed(&d);
+    ct_destroyed_attr(&d);
     CT_CHECK_ERR(posix_trace_attr_getmaxsystemeventsize(NULL, &v), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getmaxsystemeventsize(&a, NULL), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getmaxsystemeventsize(&d, &v), EINVAL);
@@ -368,12 +342,12 @@ CT_TEST(getmaxsystemeventsize_einval, "attr_getmaxsystemeventsize.EINVAL", "TRC"
 CT_TEST(getmaxusereventsize_einval, "attr_getmaxusereventsize.EINVAL", "TRC",
         "posix_trace_attr_getmaxusereventsize")
 {
-    EXACT_ONLY();
-#if EXACT_REFERENCE
+    CT_REFERENCE_ONLY();
+#if CT_EXACT_REFERENCE
     trace_attr_t a, d;
     size_t v;
     CT_SETUP_OK(posix_trace_attr_init(&a));
-    destroyed(&d);
+    ct_destroyed_attr(&d);
     CT_CHECK_ERR(posix_trace_attr_getmaxusereventsize(NULL, 8, &v), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getmaxusereventsize(&a, 8, NULL), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getmaxusereventsize(&d, 8, &v), EINVAL);
@@ -383,12 +357,12 @@ CT_TEST(getmaxusereventsize_einval, "attr_getmaxusereventsize.EINVAL", "TRC",
 CT_TEST(getstreamsize_einval, "attr_getstreamsize.EINVAL", "TRC",
         "posix_trace_attr_getstreamsize")
 {
-    EXACT_ONLY();
-#if EXACT_REFERENCE
+    CT_REFERENCE_ONLY();
+#if CT_EXACT_REFERENCE
     trace_attr_t a, d;
     size_t v;
     CT_SETUP_OK(posix_trace_attr_init(&a));
-    destroyed(&d);
+    ct_destroyed_attr(&d);
     CT_CHECK_ERR(posix_trace_attr_getstreamsize(NULL, &v), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getstreamsize(&a, NULL), EINVAL);
     CT_CHECK_ERR(posix_trace_attr_getstreamsize(&d, &v), EINVAL);

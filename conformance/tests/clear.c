@@ -16,86 +16,7 @@
  */
 #include <stdlib.h>
 #include "ct.h"
-
-struct ev {
-    struct posix_trace_event_info info;
-    unsigned char data[32];
-    size_t len;
-};
-
-static size_t drain(trace_id_t trid, struct ev *v, size_t max)
-{
-    size_t n = 0;
-    for (;;) {
-        struct ev e;
-        int unavailable = 1;
-        e.len = 0;
-        CT_CHECK_OK(posix_trace_trygetnext_event(trid, &e.info, e.data, sizeof e.data,
-                                                 &e.len, &unavailable));
-        if (unavailable)
-            break;
-        if (n < max)
-            v[n] = e;
-        if (++n > 1000000)
-            CT_FAIL("trygetnext reported more than a million events: the stream never empties");
-    }
-    return n;
-}
-
-static int is_event(trace_id_t trid, const struct ev *e, trace_event_id_t id)
-{
-    return posix_trace_eventid_equal(trid, e->info.posix_event_id, id) != 0;
-}
-
-static trace_event_id_t named(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
-static struct posix_trace_status_info status(trace_id_t trid)
-{
-    struct posix_trace_status_info st;
-    CT_CHECK_OK(posix_trace_get_status(trid, &st));
-    return st;
-}
-
-/* A stream with the policy given and a small size if the setter allows. */
-static trace_id_t small_stream(int policy)
-{
-    trace_attr_t a;
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_attr_init(&a));
-    CT_SETUP_OK(posix_trace_attr_setstreamfullpolicy(&a, policy));
-    (void)posix_trace_attr_setstreamsize(&a, 2048);
-    CT_SETUP_OK(posix_trace_create(0, &a, &trid));
-    CT_SETUP_OK(posix_trace_attr_destroy(&a));
-    return trid;
-}
-
-/* Records id (16 bytes of data) into the running stream until get_status
- * reports it FULL; returns the number of events recorded. */
-static long fill(trace_id_t trid, trace_event_id_t id)
-{
-    char data[16];
-    memset(data, 'f', sizeof data);
-    for (long n = 1; n <= 200000; n++) {
-        posix_trace_event(id, data, sizeof data);
-        if (n % 4 == 0 && status(trid).posix_stream_full_status == POSIX_TRACE_FULL)
-            return n;
-    }
-    CT_UNRESOLVED("200000 events did not make the stream FULL");
-}
-
-/* Counts the events of type id among v[0..n). */
-static size_t count(trace_id_t trid, const struct ev *v, size_t n, trace_event_id_t id)
-{
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += is_event(trid, &v[i], id);
-    return c;
-}
+#include "ct_stream.h"
 
 /* ---- as if created ----------------------------------------------------------------- */
 
@@ -103,16 +24,16 @@ CT_TEST(as_if_created, "clear.as-if-created", "TRC",
         "posix_trace_clear,posix_trace_get_status,posix_trace_trygetnext_event")
 {
     /* A LOOP stream filled and overrun: full, overrun, events in it. */
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP);
-    trace_event_id_t pre = named("ct-pre");
+    trace_id_t trid = ct_small_stream(POSIX_TRACE_LOOP);
+    trace_event_id_t pre = ct_open_id("ct-pre");
     char data[16] = "overrun";
-    struct ev v[64];
+    struct ct_ev v[64];
     CT_SETUP_OK(posix_trace_start(trid));
-    long n = fill(trid, pre);
+    long n = ct_fill(trid, pre);
     for (int i = 0; i < 16; i++)          /* overwrite: OVERRUN, unread */
         posix_trace_event(pre, data, sizeof data);
     CT_CHECK_OK(posix_trace_clear(trid));
-    struct posix_trace_status_info st = status(trid);
+    struct posix_trace_status_info st = ct_status(trid);
     CT_CHECK(st.posix_stream_full_status == POSIX_TRACE_NOT_FULL,
              "after clear, posix_stream_full_status is %d, expected POSIX_TRACE_NOT_FULL (%d)",
              st.posix_stream_full_status, POSIX_TRACE_NOT_FULL);
@@ -120,13 +41,13 @@ CT_TEST(as_if_created, "clear.as-if-created", "TRC",
              "after clear of an overrun LOOP stream, posix_stream_overrun_status is %d,"
              " expected POSIX_TRACE_NO_OVERRUN (%d), as for a new stream",
              st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
-    size_t got = drain(trid, v, 64);
+    size_t got = ct_drain(trid, v, 64);
     size_t m = got < 64 ? got : 64;
-    CT_CHECK(count(trid, v, m, pre) == 0 && count(trid, v, m, POSIX_TRACE_START) == 0,
+    CT_CHECK(ct_count(trid, v, m, pre) == 0 && ct_count(trid, v, m, POSIX_TRACE_START) == 0,
              "after clear, %zu events recorded before it (%zu of the test's, %zu START) were"
              " still reported (%ld recorded before the clear)",
-             count(trid, v, m, pre) + count(trid, v, m, POSIX_TRACE_START),
-             count(trid, v, m, pre), count(trid, v, m, POSIX_TRACE_START), n + 16);
+             ct_count(trid, v, m, pre) + ct_count(trid, v, m, POSIX_TRACE_START),
+             ct_count(trid, v, m, pre), ct_count(trid, v, m, POSIX_TRACE_START), n + 16);
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 
@@ -134,8 +55,8 @@ CT_TEST(events_lost, "clear.events-lost", "TRC",
         "posix_trace_clear,posix_trace_trygetnext_event")
 {
     trace_id_t trid;
-    trace_event_id_t pre = named("ct-pre"), post = named("ct-post");
-    struct ev v[64];
+    trace_event_id_t pre = ct_open_id("ct-pre"), post = ct_open_id("ct-post");
+    struct ct_ev v[64];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     posix_trace_event(pre, "1", 1);
@@ -146,20 +67,20 @@ CT_TEST(events_lost, "clear.events-lost", "TRC",
     CT_CHECK_OK(posix_trace_clear(trid));
     posix_trace_event(post, "4", 1);
     CT_SETUP_OK(posix_trace_stop(trid));
-    size_t n = drain(trid, v, 64), m = n < 64 ? n : 64;
+    size_t n = ct_drain(trid, v, 64), m = n < 64 ? n : 64;
     for (size_t i = 0; i < m; i++) {
-        int old = is_event(trid, &v[i], pre) || is_event(trid, &v[i], POSIX_TRACE_START);
+        int old = ct_is_event(trid, &v[i], pre) || ct_is_event(trid, &v[i], POSIX_TRACE_START);
         CT_CHECK(!old, "event %zu of %zu read after clear is %s, recorded before the clear",
-                 i + 1, n, is_event(trid, &v[i], pre) ? "a test event" : "START");
-        if (is_event(trid, &v[i], post))
+                 i + 1, n, ct_is_event(trid, &v[i], pre) ? "a test event" : "START");
+        if (ct_is_event(trid, &v[i], post))
             break;          /* the first event of the test recorded after the clear */
-        CT_CHECK(!is_event(trid, &v[i], POSIX_TRACE_STOP), "a STOP is reported before the"
+        CT_CHECK(!ct_is_event(trid, &v[i], POSIX_TRACE_STOP), "a STOP is reported before the"
                  " first event recorded after the clear: it was recorded before it");
     }
-    CT_CHECK(count(trid, v, m, post) == 1, "the event recorded after clear was read %zu"
-             " times, expected once", count(trid, v, m, post));
-    CT_CHECK(count(trid, v, m, POSIX_TRACE_STOP) == 1, "%zu STOP events read, expected only"
-             " the one after the clear", count(trid, v, m, POSIX_TRACE_STOP));
+    CT_CHECK(ct_count(trid, v, m, post) == 1, "the event recorded after clear was read %zu"
+             " times, expected once", ct_count(trid, v, m, post));
+    CT_CHECK(ct_count(trid, v, m, POSIX_TRACE_STOP) == 1, "%zu STOP events read, expected only"
+             " the one after the clear", ct_count(trid, v, m, POSIX_TRACE_STOP));
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 
@@ -174,11 +95,11 @@ CT_TEST(keeps_mapping, "clear.keeps-mapping", "TRC",
     trace_id_t trid;
     char got[CT_EVENT_NAME_BUF];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
-    ids[0] = named(names[0]);
+    ids[0] = ct_open_id(names[0]);
     CT_SETUP_OK(posix_trace_start(trid));
-    ids[1] = named(names[1]);
+    ids[1] = ct_open_id(names[1]);
     posix_trace_event(ids[1], "x", 1);
-    ids[2] = named(names[2]);
+    ids[2] = ct_open_id(names[2]);
     CT_CHECK_OK(posix_trace_clear(trid));
     for (int i = 0; i < 3; i++) {
         trace_event_id_t again;
@@ -215,19 +136,19 @@ CT_TEST(keeps_running, "clear.keeps-run-state", "TRC",
         "posix_trace_clear,posix_trace_get_status,posix_trace_start")
 {
     trace_id_t trid;
-    trace_event_id_t id = named("ct-after");
-    struct ev v[64];
+    trace_event_id_t id = ct_open_id("ct-after");
+    struct ct_ev v[64];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     posix_trace_event(id, "a", 1);
     CT_CHECK_OK(posix_trace_clear(trid));
-    int s = status(trid).posix_stream_status;
+    int s = ct_status(trid).posix_stream_status;
     CT_CHECK(s == POSIX_TRACE_RUNNING, "clear of a RUNNING stream left posix_stream_status"
              " %d, expected POSIX_TRACE_RUNNING (%d)", s, POSIX_TRACE_RUNNING);
     posix_trace_event(id, "b", 1);
-    size_t n = drain(trid, v, 64), m = n < 64 ? n : 64, after = 0;
+    size_t n = ct_drain(trid, v, 64), m = n < 64 ? n : 64, after = 0;
     for (size_t i = 0; i < m; i++)
-        if (is_event(trid, &v[i], id) && v[i].len == 1 && v[i].data[0] == 'b')
+        if (ct_is_event(trid, &v[i], id) && v[i].len == 1 && v[i].data[0] == 'b')
             after++;
     CT_CHECK(after == 1, "an event recorded after clear of a running stream was reported"
              " %zu times, expected once: the stream must still record", after);
@@ -238,12 +159,12 @@ CT_TEST(keeps_suspended, "clear.keeps-run-state", "TRC",
         "posix_trace_clear,posix_trace_get_status,posix_trace_start,posix_trace_stop")
 {
     trace_id_t trid;
-    trace_event_id_t id = named("ct-after");
-    struct ev v[64];
+    trace_event_id_t id = ct_open_id("ct-after");
+    struct ct_ev v[64];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     /* Never started. */
     CT_CHECK_OK(posix_trace_clear(trid));
-    int s = status(trid).posix_stream_status;
+    int s = ct_status(trid).posix_stream_status;
     CT_CHECK(s == POSIX_TRACE_SUSPENDED, "clear of a new (suspended) stream left"
              " posix_stream_status %d, expected POSIX_TRACE_SUSPENDED (%d)", s,
              POSIX_TRACE_SUSPENDED);
@@ -252,13 +173,13 @@ CT_TEST(keeps_suspended, "clear.keeps-run-state", "TRC",
     posix_trace_event(id, "a", 1);
     CT_SETUP_OK(posix_trace_stop(trid));
     CT_CHECK_OK(posix_trace_clear(trid));
-    s = status(trid).posix_stream_status;
+    s = ct_status(trid).posix_stream_status;
     CT_CHECK(s == POSIX_TRACE_SUSPENDED, "clear of a stopped stream left posix_stream_status"
              " %d, expected POSIX_TRACE_SUSPENDED (%d)", s, POSIX_TRACE_SUSPENDED);
     posix_trace_event(id, "b", 1);
-    size_t n = drain(trid, v, 64), m = n < 64 ? n : 64;
+    size_t n = ct_drain(trid, v, 64), m = n < 64 ? n : 64;
     for (size_t i = 0; i < m; i++)
-        CT_CHECK(!(is_event(trid, &v[i], id) && v[i].len == 1 && v[i].data[0] == 'b'),
+        CT_CHECK(!(ct_is_event(trid, &v[i], id) && v[i].len == 1 && v[i].data[0] == 'b'),
                  "an event recorded after clear of a suspended stream was reported: the"
                  " stream must stay suspended");
     CT_CHECK_OK(posix_trace_shutdown(trid));
@@ -268,14 +189,14 @@ CT_TEST(keeps_suspended, "clear.keeps-run-state", "TRC",
 
 static void not_full_after_clear(int policy)
 {
-    trace_id_t trid = small_stream(policy);
-    trace_event_id_t id = named("ct-fill");
+    trace_id_t trid = ct_small_stream(policy);
+    trace_event_id_t id = ct_open_id("ct-fill");
     CT_SETUP_OK(posix_trace_start(trid));
-    long n = fill(trid, id);
-    struct posix_trace_status_info st = status(trid);
+    long n = ct_fill(trid, id);
+    struct posix_trace_status_info st = ct_status(trid);
     int before = st.posix_stream_status;
     CT_CHECK_OK(posix_trace_clear(trid));
-    st = status(trid);
+    st = ct_status(trid);
     CT_RULE("clear.not-full");
     CT_CHECK(st.posix_stream_full_status == POSIX_TRACE_NOT_FULL,
              "%s stream made FULL by %ld events: after clear posix_stream_full_status is %d,"
@@ -323,7 +244,7 @@ CT_TEST(return_convention, "clear.return-convention", "TRC", "posix_trace_clear"
 CT_TEST(einval, "clear.EINVAL", "TRC", "posix_trace_clear")
 {
     trace_id_t trid;
-    trace_event_id_t id = named("ct-einval");
+    trace_event_id_t id = ct_open_id("ct-einval");
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     posix_trace_event(id, "x", 1);

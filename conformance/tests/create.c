@@ -24,60 +24,14 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include "ct.h"
-
-/* {_POSIX_TRACE_SYS_MAX}, the minimum of {TRACE_SYS_MAX}: 8 (XBD <limits.h>;
- * its presence is checked in unistd_limits.c, not assumed here). */
-#ifdef _POSIX_TRACE_SYS_MAX
-#define MIN_SYS_MAX _POSIX_TRACE_SYS_MAX
-#else
-#define MIN_SYS_MAX 8
-#endif
+#include "ct_stream.h"
 
 /* ---- helpers -------------------------------------------------------------------- */
 
-struct ev {
-    struct posix_trace_event_info info;
-    unsigned char data[32];
-    size_t len;
-};
-
-/* Reads every event available now (trygetnext), keeping the first max. */
-static size_t drain(trace_id_t trid, struct ev *v, size_t max)
-{
-    size_t n = 0;
-    for (;;) {
-        struct ev e;
-        int unavailable = 1;
-        e.len = 0;
-        CT_CHECK_OK(posix_trace_trygetnext_event(trid, &e.info, e.data, sizeof e.data,
-                                                 &e.len, &unavailable));
-        if (unavailable)
-            break;
-        if (n < max)
-            v[n] = e;
-        if (++n > 1000000)
-            CT_FAIL("trygetnext reported more than a million events: the stream never empties");
-    }
-    return n;
-}
-
-static int is_event(trace_id_t trid, const struct ev *e, trace_event_id_t id)
-{
-    return posix_trace_eventid_equal(trid, e->info.posix_event_id, id) != 0;
-}
-
-static trace_event_id_t named(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
+/* The stream's posix_stream_status. */
 static int status_of(trace_id_t trid)
 {
-    struct posix_trace_status_info st;
-    CT_CHECK_OK(posix_trace_get_status(trid, &st));
-    return st.posix_stream_status;
+    return ct_status(trid).posix_stream_status;
 }
 
 /* The attributes of a stream, read into a's fields we compare. */
@@ -136,17 +90,6 @@ static void snap_same(const struct snap *a, const struct snap *b, const char *wh
 static int other_policy(int p)
 {
     return p == POSIX_TRACE_LOOP ? POSIX_TRACE_UNTIL_FULL : POSIX_TRACE_LOOP;
-}
-
-static int is_policy_constant(int p)
-{
-    if (p == POSIX_TRACE_LOOP || p == POSIX_TRACE_UNTIL_FULL)
-        return 1;
-#ifdef POSIX_TRACE_FLUSH
-    if (p == POSIX_TRACE_FLUSH)
-        return 1;
-#endif
-    return 0;
 }
 
 static long long ns_of(const struct timespec *t)
@@ -210,8 +153,8 @@ CT_TEST(suspended, "create.suspended", "TRC",
 {
     trace_id_t trid;
     struct posix_trace_status_info st;
-    struct ev v[8];
-    trace_event_id_t id = named("ct-suspended");
+    struct ct_ev v[8];
+    trace_event_id_t id = ct_open_id("ct-suspended");
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_CHECK_OK(posix_trace_get_status(trid, &st));
     CT_CHECK(st.posix_stream_status == POSIX_TRACE_SUSPENDED,
@@ -219,11 +162,11 @@ CT_TEST(suspended, "create.suspended", "TRC",
              st.posix_stream_status, POSIX_TRACE_SUSPENDED);
     posix_trace_event(id, "x", 1);
     posix_trace_event(id, "y", 1);
-    size_t n = drain(trid, v, 8);
+    size_t n = ct_drain(trid, v, 8);
     for (size_t i = 0; i < n && i < 8; i++) {
-        CT_CHECK(!is_event(trid, &v[i], id), "posix_trace_event before any start was"
+        CT_CHECK(!ct_is_event(trid, &v[i], id), "posix_trace_event before any start was"
                  " recorded (event %zu of %zu read): a new stream is suspended", i + 1, n);
-        CT_CHECK(!is_event(trid, &v[i], POSIX_TRACE_START),
+        CT_CHECK(!ct_is_event(trid, &v[i], POSIX_TRACE_START),
                  "a START event was read from a stream never started");
     }
     CT_CHECK_OK(posix_trace_shutdown(trid));
@@ -348,15 +291,15 @@ CT_TEST(creation_time_realtime, "create.creation-time-realtime", "TRC",
 static void traces_caller(pid_t pid)
 {
     trace_id_t trid;
-    struct ev v[64];
-    trace_event_id_t id = named("ct-self");
+    struct ct_ev v[64];
+    trace_event_id_t id = ct_open_id("ct-self");
     CT_CHECK_OK(posix_trace_create(pid, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     posix_trace_event(id, "self", 4);
     CT_SETUP_OK(posix_trace_stop(trid));
-    size_t n = drain(trid, v, 64), found = 0;
+    size_t n = ct_drain(trid, v, 64), found = 0;
     for (size_t i = 0; i < n && i < 64; i++) {
-        if (!is_event(trid, &v[i], id))
+        if (!ct_is_event(trid, &v[i], id))
             continue;
         found++;
         CT_CHECK(v[i].info.posix_pid == getpid(), "the event recorded by this process in a"
@@ -420,8 +363,8 @@ CT_TEST(pid_target_child, "create.pid-target", "TRC",
     CT_SETUP_OK(write(go[1], "r", 1) == 1 ? 0 : errno);
     CT_SETUP_OK(read(done[0], &c, 1) == 1 ? 0 : EIO);
     CT_SETUP_OK(waitpid(pid, NULL, 0) == pid ? 0 : errno);
-    struct ev v[64];
-    size_t n = drain(trid, v, 64), found = 0;
+    struct ct_ev v[64];
+    size_t n = ct_drain(trid, v, 64), found = 0;
     for (size_t i = 0; i < n && i < 64; i++)
         if (v[i].info.posix_pid == pid && v[i].len == 6 && memcmp(v[i].data, "child!", 6) == 0)
             found++;
@@ -484,20 +427,20 @@ CT_TEST(trid_usable, "create.trid-usable", "TRC",
 CT_TEST(several_streams, "create.several-streams", "TRC",
         "posix_trace_create,posix_trace_shutdown")
 {
-    trace_id_t t[MIN_SYS_MAX];
+    trace_id_t t[CT_MIN_SYS_MAX];
     int i;
-    for (i = 0; i < MIN_SYS_MAX; i++) {
+    for (i = 0; i < CT_MIN_SYS_MAX; i++) {
         int rc = posix_trace_create(0, NULL, &t[i]);
         CT_CHECK(rc == 0, "create number %d of {_POSIX_TRACE_SYS_MAX} = %d returned %d (%s):"
-                 " a process may hold that many streams at once", i + 1, MIN_SYS_MAX,
+                 " a process may hold that many streams at once", i + 1, CT_MIN_SYS_MAX,
                  rc, ct_errname(rc));
     }
     /* All of them are distinct live streams. */
     CT_CHECK_OK(posix_trace_start(t[0]));
-    for (i = 1; i < MIN_SYS_MAX; i++)
+    for (i = 1; i < CT_MIN_SYS_MAX; i++)
         CT_CHECK(status_of(t[i]) == POSIX_TRACE_SUSPENDED,
                  "stream %d is not SUSPENDED after starting stream 1 only", i + 1);
-    for (i = 0; i < MIN_SYS_MAX; i++)
+    for (i = 0; i < CT_MIN_SYS_MAX; i++)
         CT_CHECK_OK(posix_trace_shutdown(t[i]));
 }
 
@@ -568,19 +511,11 @@ CT_TEST(eagain, "create.EAGAIN", "TRC", "posix_trace_create")
     free(t);
 }
 
-static int invalid_policy(void)
-{
-    int v = 0x5a5a;
-    while (is_policy_constant(v))
-        v++;
-    return v;
-}
-
 CT_TEST(einval_attr_bad_policy, "create.EINVAL-attr", "TRC", "posix_trace_create")
 {
     trace_attr_t a;
     trace_id_t trid;
-    int bad = invalid_policy();
+    int bad = ct_invalid_policy();
     CT_SETUP_OK(posix_trace_attr_init(&a));
     if (posix_trace_attr_setstreamfullpolicy(&a, bad) != 0)
         CT_UNSUPPORTED("the setter refuses stream-full-policy %d: no object holding it can"

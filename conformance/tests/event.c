@@ -18,61 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ct.h"
-
-#define BUF 512
-
-struct rec {
-    struct posix_trace_event_info info;
-    size_t len;
-    unsigned char data[BUF];
-};
-
-static trace_event_id_t open_id(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
-static trace_id_t new_stream(const trace_attr_t *attr, int start)
-{
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_create(0, attr, &trid));
-    if (start)
-        CT_SETUP_OK(posix_trace_start(trid));
-    return trid;
-}
-
-/* The next event, without blocking: 1, or 0 if the stream is empty. */
-static int next_event(trace_id_t trid, struct rec *r)
-{
-    int unavailable = -1;
-    r->len = 0;
-    CT_SETUP_OK(posix_trace_trygetnext_event(trid, &r->info, r->data, sizeof r->data,
-                                             &r->len, &unavailable));
-    return unavailable == 0;
-}
-
-/* The next event of type id, skipping the others: 1, or 0 if none is left. */
-static int next_of(trace_id_t trid, trace_event_id_t id, struct rec *r)
-{
-    while (next_event(trid, r))
-        if (posix_trace_eventid_equal(trid, r->info.posix_event_id, id))
-            return 1;
-    return 0;
-}
-
-/* max-data-size of the stream, as in force (get_attr). */
-static size_t stream_max_data(trace_id_t trid)
-{
-    trace_attr_t a;
-    size_t m = 0;
-    CT_SETUP_OK(posix_trace_attr_init(&a));
-    CT_SETUP_OK(posix_trace_get_attr(trid, &a));
-    CT_SETUP_OK(posix_trace_attr_getmaxdatasize(&a, &m));
-    posix_trace_attr_destroy(&a);
-    return m;
-}
+#include "ct_stream.h"
 
 static void fill_pattern(unsigned char *p, size_t n)
 {
@@ -84,15 +30,15 @@ CT_TEST(records, "event.records", "TRC",
         "posix_trace_event,posix_trace_getnext_event,posix_trace_eventid_equal")
 {
     static const char payload[] = "event.records payload";
-    trace_event_id_t id = open_id("ct.event.records");
-    trace_id_t trid = new_stream(NULL, 1);
-    struct rec r;
+    trace_event_id_t id = ct_open_id("ct.event.records");
+    trace_id_t trid = ct_new_stream(NULL, 1);
+    struct ct_rec r;
 
     posix_trace_event(id, payload, sizeof payload);
     posix_trace_event(id, payload, 0);
     CT_SETUP_OK(posix_trace_stop(trid));
 
-    CT_CHECK(next_of(trid, id, &r),
+    CT_CHECK(ct_next_of(trid, id, &r),
              "one posix_trace_event(id, data, %zu) on a RUNNING stream: no event with that"
              " id was read back", sizeof payload);
     CT_CHECK(r.len == sizeof payload, "data_len is %zu, expected the %zu bytes recorded",
@@ -101,44 +47,44 @@ CT_TEST(records, "event.records", "TRC",
              "the data read back differ from the %zu bytes recorded (got \"%.*s\")",
              sizeof payload, (int)(r.len < sizeof payload ? r.len : sizeof payload),
              (const char *)r.data);
-    CT_CHECK(next_of(trid, id, &r),
+    CT_CHECK(ct_next_of(trid, id, &r),
              "the second posix_trace_event(id, data, 0) was not read back");
     CT_CHECK(r.len == 0, "an event recorded with data_len 0 reads back with data_len %zu",
              r.len);
-    CT_CHECK(!next_of(trid, id, &r), "two events recorded, a third with the same id was read");
+    CT_CHECK(!ct_next_of(trid, id, &r), "two events recorded, a third with the same id was read");
 }
 
 CT_TEST(all_streams, "event.all-streams", "TRC",
         "posix_trace_event,posix_trace_create,posix_trace_getnext_event")
 {
     static const char payload[] = "both";
-    trace_event_id_t id = open_id("ct.event.all-streams");
-    trace_id_t a = new_stream(NULL, 1), b = new_stream(NULL, 1);
-    struct rec r;
+    trace_event_id_t id = ct_open_id("ct.event.all-streams");
+    trace_id_t a = ct_new_stream(NULL, 1), b = ct_new_stream(NULL, 1);
+    struct ct_rec r;
 
     posix_trace_event(id, payload, sizeof payload);
     CT_SETUP_OK(posix_trace_stop(a));
     CT_SETUP_OK(posix_trace_stop(b));
-    CT_CHECK(next_of(a, id, &r) && r.len == sizeof payload,
+    CT_CHECK(ct_next_of(a, id, &r) && r.len == sizeof payload,
              "with two RUNNING streams of the process, the event is missing from the first"
              " stream (ruling 20: recorded in every running stream)");
-    CT_CHECK(!next_of(a, id, &r), "the first stream holds the event twice");
-    CT_CHECK(next_of(b, id, &r) && r.len == sizeof payload,
+    CT_CHECK(!ct_next_of(a, id, &r), "the first stream holds the event twice");
+    CT_CHECK(ct_next_of(b, id, &r) && r.len == sizeof payload,
              "with two RUNNING streams of the process, the event is missing from the second"
              " stream (ruling 20: recorded in every running stream)");
-    CT_CHECK(!next_of(b, id, &r), "the second stream holds the event twice");
+    CT_CHECK(!ct_next_of(b, id, &r), "the second stream holds the event twice");
 }
 
 CT_TEST(not_truncated, "event.not-truncated", "TRC",
         "posix_trace_event,posix_trace_getnext_event,posix_trace_attr_setmaxdatasize")
 {
     trace_attr_t attr;
-    trace_event_id_t id = open_id("ct.event.not-truncated");
+    trace_event_id_t id = ct_open_id("ct.event.not-truncated");
     CT_SETUP_OK(posix_trace_attr_init(&attr));
     if (posix_trace_attr_setmaxdatasize(&attr, 64) != 0)
         ct_note("attr_setmaxdatasize(64) refused: the default max-data-size is used");
-    trace_id_t trid = new_stream(&attr, 1);
-    size_t m = stream_max_data(trid);
+    trace_id_t trid = ct_new_stream(&attr, 1);
+    size_t m = ct_stream_max_data(trid);
     size_t big = m <= 65536 ? m : 64;       /* a max-data-size of 0 gives 0 only */
     size_t sizes[3] = { 0, m >= 1 ? 1 : 0, big };
     unsigned char *data = malloc(big + 1), *back = malloc(big + 17);
@@ -179,11 +125,11 @@ CT_TEST(truncated_record, "event.truncated-record", "TRC",
         "posix_trace_event,posix_trace_getnext_event,posix_trace_attr_setmaxdatasize")
 {
     trace_attr_t attr;
-    trace_event_id_t id = open_id("ct.event.truncated");
+    trace_event_id_t id = ct_open_id("ct.event.truncated");
     CT_SETUP_OK(posix_trace_attr_init(&attr));
     CT_SETUP_OK(posix_trace_attr_setmaxdatasize(&attr, 16));
-    trace_id_t trid = new_stream(&attr, 1);
-    size_t m = stream_max_data(trid);
+    trace_id_t trid = ct_new_stream(&attr, 1);
+    size_t m = ct_stream_max_data(trid);
     if (m > 65536)
         CT_UNRESOLVED("max-data-size set to 16 reads back from the stream as %zu", m);
     size_t n = m + 24;
@@ -228,19 +174,19 @@ CT_TEST(truncated_record, "event.truncated-record", "TRC",
 
 CT_TEST(no_stream_no_effect, "event.no-stream-no-effect", "TRC", "posix_trace_event")
 {
-    trace_event_id_t early = open_id("ct.event.before-any-stream");
-    trace_event_id_t marker = open_id("ct.event.marker");
-    struct rec r;
+    trace_event_id_t early = ct_open_id("ct.event.before-any-stream");
+    trace_event_id_t marker = ct_open_id("ct.event.marker");
+    struct ct_rec r;
 
     /* No stream exists in this process yet: these must do nothing. */
     posix_trace_event(early, "lost", 4);
     posix_trace_event(early, "", 0);
 
-    trace_id_t trid = new_stream(NULL, 1);
+    trace_id_t trid = ct_new_stream(NULL, 1);
     posix_trace_event(marker, "", 0);
     CT_SETUP_OK(posix_trace_stop(trid));
     int seen_marker = 0;
-    while (next_event(trid, &r)) {
+    while (ct_next_event(trid, &r)) {
         CT_CHECK(!posix_trace_eventid_equal(trid, r.info.posix_event_id, early),
                  "an event recorded while no stream existed turned up in a stream created"
                  " afterwards (data_len %zu)", r.len);
@@ -254,9 +200,9 @@ CT_TEST(no_stream_no_effect, "event.no-stream-no-effect", "TRC", "posix_trace_ev
 CT_TEST(suspended_no_effect, "event.suspended-no-effect", "TRC",
         "posix_trace_event,posix_trace_stop,posix_trace_trygetnext_event")
 {
-    trace_event_id_t id = open_id("ct.event.suspended");
-    trace_id_t trid = new_stream(NULL, 0);
-    struct rec r;
+    trace_event_id_t id = ct_open_id("ct.event.suspended");
+    trace_id_t trid = ct_new_stream(NULL, 0);
+    struct ct_rec r;
     unsigned seq;
 
     seq = 1;                                 /* SUSPENDED: created, never started */
@@ -268,12 +214,12 @@ CT_TEST(suspended_no_effect, "event.suspended-no-effect", "TRC",
     seq = 3;                                 /* SUSPENDED again: after stop */
     posix_trace_event(id, &seq, sizeof seq);
 
-    CT_CHECK(next_of(trid, id, &r), "the event recorded while RUNNING was not read back");
+    CT_CHECK(ct_next_of(trid, id, &r), "the event recorded while RUNNING was not read back");
     memcpy(&seq, r.data, sizeof seq);
     CT_CHECK(r.len == sizeof seq && seq == 2,
              "the first user event read carries sequence number %u, expected 2: event 1 was"
              " recorded before posix_trace_start (SUSPENDED)", seq);
-    if (next_of(trid, id, &r)) {
+    if (ct_next_of(trid, id, &r)) {
         memcpy(&seq, r.data, sizeof seq);
         CT_FAIL("an event recorded while the stream was SUSPENDED was read back (sequence"
                 " number %u: 1 before start, 3 after stop)", seq);
@@ -283,11 +229,11 @@ CT_TEST(suspended_no_effect, "event.suspended-no-effect", "TRC",
 CT_TEST(timestamp, "xsh211.timestamp", "TRC",
         "posix_trace_event,posix_trace_getnext_event,posix_trace_attr_getclockres")
 {
-    trace_event_id_t id = open_id("ct.event.timestamp");
-    trace_id_t trid = new_stream(NULL, 1);
+    trace_event_id_t id = ct_open_id("ct.event.timestamp");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     trace_attr_t a;
     struct timespec res;
-    struct rec r1, r2;
+    struct ct_rec r1, r2;
 
     CT_SETUP_OK(posix_trace_attr_init(&a));
     CT_SETUP_OK(posix_trace_get_attr(trid, &a));
@@ -296,7 +242,7 @@ CT_TEST(timestamp, "xsh211.timestamp", "TRC",
     ct_sleep_ms(201);       /* 200 ms, and 1 ms for a clock slewed against the sleep's */
     posix_trace_event(id, "", 0);
     CT_SETUP_OK(posix_trace_stop(trid));
-    if (!next_of(trid, id, &r1) || !next_of(trid, id, &r2))
+    if (!ct_next_of(trid, id, &r1) || !ct_next_of(trid, id, &r2))
         CT_UNRESOLVED("the two user events were not read back");
 
     const struct timespec *t1 = &r1.info.posix_timestamp, *t2 = &r2.info.posix_timestamp;
@@ -330,9 +276,9 @@ CT_TEST(thread_id, "xsh211.event-thread-id", "TRC",
 {
     struct thread_arg other;
     pthread_t th, me = pthread_self();
-    struct rec r;
-    other.id = open_id("ct.event.thread");
-    trace_id_t trid = new_stream(NULL, 1);
+    struct ct_rec r;
+    other.id = ct_open_id("ct.event.thread");
+    trace_id_t trid = ct_new_stream(NULL, 1);
 
     posix_trace_event(other.id, &me, sizeof me);
     /* The main thread outlives the second one: the two ids differ. */
@@ -343,7 +289,7 @@ CT_TEST(thread_id, "xsh211.event-thread-id", "TRC",
 
     for (int i = 0; i < 2; i++) {
         pthread_t want;
-        CT_CHECK(next_of(trid, other.id, &r) && r.len == sizeof want,
+        CT_CHECK(ct_next_of(trid, other.id, &r) && r.len == sizeof want,
                  "user event %d of 2 was not read back whole", i + 1);
         memcpy(&want, r.data, sizeof want);
         CT_CHECK(pthread_equal(r.info.posix_thread_id, want),

@@ -22,40 +22,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "ct.h"
-
-/* The predefined user event under either spelling (ruling 1). */
-#if defined(POSIX_TRACE_UNNAMED_USEREVENT)
-#define CT_UNNAMED POSIX_TRACE_UNNAMED_USEREVENT
-#elif defined(POSIX_TRACE_UNNAMED_USER_EVENT)
-#define CT_UNNAMED POSIX_TRACE_UNNAMED_USER_EVENT
-#else
-#define CT_UNNAMED POSIX_TRACE_UNNAMED_USEREVENT
-#endif
-
-static trace_id_t new_stream(int start)
-{
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
-    if (start)
-        CT_SETUP_OK(posix_trace_start(trid));
-    return trid;
-}
-
-/* A trace id that no longer names a stream (ruling 25): use it before the
- * next posix_trace_create of the process. */
-static trace_id_t dead_stream(void)
-{
-    trace_id_t trid = new_stream(0);
-    CT_SETUP_OK(posix_trace_shutdown(trid));
-    return trid;
-}
-
-static trace_event_id_t open_id(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
+#include "ct_stream.h"
 
 /* A string of n characters (n >= 3), distinct for distinct tags. */
 static char *long_name(size_t n, char tag)
@@ -90,7 +57,7 @@ CT_TEST(open_maps, "eventid_open.maps", "TRC",
     char name[CT_EVENT_NAME_BUF];
     trace_event_id_t before, after;
     CT_CHECK_OK(posix_trace_eventid_open("ct.maps.before", &before));
-    trace_id_t trid = new_stream(0);
+    trace_id_t trid = ct_new_stream(NULL, 0);
     CT_CHECK_OK(posix_trace_eventid_open("ct.maps.after", &after));
 
     memset(name, 'x', sizeof name);
@@ -111,7 +78,7 @@ CT_TEST(open_name_max, "eventid_open.name-max", "TRC",
     char *name = long_name(max, 'M'), *back = malloc(max + 17);
     trace_event_id_t id;
     CT_CHECK(back != NULL, "out of memory");
-    trace_id_t trid = new_stream(0);
+    trace_id_t trid = ct_new_stream(NULL, 0);
 
     int rc = posix_trace_eventid_open(name, &id);
     CT_CHECK(rc == 0, "eventid_open of a name of exactly {TRACE_EVENT_NAME_MAX} = %zu"
@@ -132,7 +99,7 @@ CT_TEST(open_unique, "eventid_open.unique-per-process", "TRC",
     enum { N = 8 };
     trace_event_id_t ids[N];
     char name[32];
-    trace_id_t trid = new_stream(0);
+    trace_id_t trid = ct_new_stream(NULL, 0);
     trace_event_id_t sys[16];
     const char *sysname[16];
     int nsys = 0;
@@ -175,7 +142,7 @@ CT_TEST(open_same_name, "eventid_open.same-name-same-id", "TRC",
         "posix_trace_eventid_open,posix_trace_eventid_equal")
 {
     trace_event_id_t first, other, again;
-    trace_id_t trid = new_stream(0);
+    trace_id_t trid = ct_new_stream(NULL, 0);
     CT_SETUP_OK(posix_trace_eventid_open("ct.same", &first));
     CT_SETUP_OK(posix_trace_eventid_open("ct.same.other", &other));
     int rc = posix_trace_eventid_open("ct.same", &again);
@@ -192,7 +159,7 @@ CT_TEST(open_limit_unnamed, "eventid_open.limit-unnamed", "TRC",
         "posix_trace_eventid_open,posix_trace_eventid_equal")
 {
     long limit = ct_limit_trace_user_event_max();
-    trace_id_t trid = new_stream(0);
+    trace_id_t trid = ct_new_stream(NULL, 0);
     char name[48];
     int determinate = limit > 0 && limit <= 65536;
     long tries = determinate ? limit + 1 : _POSIX_TRACE_USER_EVENT_MAX;
@@ -259,7 +226,7 @@ CT_TEST(open_before_stream, "eventid_open.before-stream", "TRC",
     int unavailable, found = 0;
 
     CT_CHECK_OK(posix_trace_eventid_open("ct.early", &id));     /* no stream yet */
-    trace_id_t trid = new_stream(1);
+    trace_id_t trid = ct_new_stream(NULL, 1);
     posix_trace_event(id, "e", 1);
     CT_SETUP_OK(posix_trace_stop(trid));
     do {
@@ -316,8 +283,8 @@ CT_TEST(open_enametoolong, "eventid_open.ENAMETOOLONG", "TRC", "posix_trace_even
 
 CT_TEST(equal_compares, "eventid_equal.compares", "TRC", "posix_trace_eventid_equal")
 {
-    trace_id_t trid = new_stream(0);
-    trace_event_id_t a = open_id("ct.equal.a"), b = open_id("ct.equal.b");
+    trace_id_t trid = ct_new_stream(NULL, 0);
+    trace_event_id_t a = ct_open_id("ct.equal.a"), b = ct_open_id("ct.equal.b");
     trace_event_id_t a2 = a, start = POSIX_TRACE_START, stop = POSIX_TRACE_STOP;
 
     CT_CHECK(posix_trace_eventid_equal(trid, start, start) != 0,
@@ -337,7 +304,7 @@ CT_TEST(equal_return_convention, "eventid_equal.return-convention", "TRC",
         "posix_trace_eventid_get_name,posix_trace_trid_eventid_open")
 {
     char name[CT_EVENT_NAME_BUF];
-    trace_id_t live = new_stream(0);
+    trace_id_t live = ct_new_stream(NULL, 0);
     errno = 0;
     int rc = posix_trace_eventid_get_name(live, POSIX_TRACE_START, name);
     CT_CHECK(rc == 0, "a successful eventid_get_name returned %d (%s), errno %s; expected 0",
@@ -351,7 +318,7 @@ CT_TEST(equal_return_convention, "eventid_equal.return-convention", "TRC",
                  " expected 0", rc, ct_errname(rc), ct_errname(errno));
     }
 #endif
-    trace_id_t dead = dead_stream();
+    trace_id_t dead = ct_dead_stream();
     errno = 0;
     rc = posix_trace_eventid_get_name(dead, POSIX_TRACE_START, name);
     CT_CHECK(rc == EINVAL, "eventid_get_name on a shut-down trid returned %d (%s), errno %s:"
@@ -372,8 +339,8 @@ CT_TEST(get_name_returns, "eventid_get_name.returns-name", "TRC",
         "posix_trace_eventid_get_name")
 {
     char name[CT_EVENT_NAME_BUF];
-    trace_id_t trid = new_stream(1);
-    trace_event_id_t id = open_id("ct.get-name");
+    trace_id_t trid = ct_new_stream(NULL, 1);
+    trace_event_id_t id = ct_open_id("ct.get-name");
     memset(name, 'x', sizeof name);
     CT_CHECK_OK(posix_trace_eventid_get_name(trid, id, name));
     CT_CHECK(memchr(name, '\0', sizeof name) && strcmp(name, "ct.get-name") == 0,
@@ -389,7 +356,7 @@ CT_TEST(get_name_log, "eventid_get_name.returns-name", "TRC,TRL",
         CT_UNSUPPORTED("TRL is not supported: no trace log to open");
     char path[] = "/tmp/ct-eventid-log-XXXXXX", name[CT_EVENT_NAME_BUF];
     trace_id_t trid, log;
-    trace_event_id_t id = open_id("ct.get-name.log");
+    trace_event_id_t id = ct_open_id("ct.get-name.log");
     int fd = mkstemp(path);
     if (fd < 0)
         CT_UNRESOLVED("mkstemp(%s) failed: %s", path, ct_errname(errno));
@@ -420,10 +387,10 @@ CT_TEST(get_name_max, "eventid_get_name.name-max", "TRC",
     char *longest = long_name(max, 'G');
     unsigned char *buf = malloc(max + 1 + guard);
     CT_CHECK(buf != NULL, "out of memory");
-    open_id("ct.name-max.short");
+    ct_open_id("ct.name-max.short");
     if (max <= 4096)
-        open_id(longest);
-    trace_id_t trid = new_stream(0);
+        ct_open_id(longest);
+    trace_id_t trid = ct_new_stream(NULL, 0);
     int n = 0, unavailable = 0;
 
     while (n < 100000) {
@@ -453,14 +420,14 @@ CT_TEST(get_name_max, "eventid_get_name.name-max", "TRC",
 CT_TEST(get_name_stable, "eventid_get_name.stable", "TRC", "posix_trace_eventid_get_name")
 {
     char first[CT_EVENT_NAME_BUF], again[CT_EVENT_NAME_BUF];
-    trace_id_t trid = new_stream(1);
-    trace_event_id_t ids[2] = { POSIX_TRACE_STOP, open_id("ct.stable") };
+    trace_id_t trid = ct_new_stream(NULL, 1);
+    trace_event_id_t ids[2] = { POSIX_TRACE_STOP, ct_open_id("ct.stable") };
     const char *what[2] = { "POSIX_TRACE_STOP", "a user id" };
 
     for (int k = 0; k < 2; k++) {
         CT_CHECK_OK(posix_trace_eventid_get_name(trid, ids[k], first));
         for (int i = 0; i < 3; i++) {
-            open_id(i == 0 ? "ct.stable.other" : "ct.stable");
+            ct_open_id(i == 0 ? "ct.stable.other" : "ct.stable");
             memset(again, 'x', sizeof again);
             CT_CHECK_OK(posix_trace_eventid_get_name(trid, ids[k], again));
             CT_CHECK(strcmp(first, again) == 0,
@@ -474,8 +441,8 @@ CT_TEST(get_name_einval_trid, "eventid_get_name.EINVAL-trid", "TRC",
         "posix_trace_eventid_get_name")
 {
     char name[CT_EVENT_NAME_BUF];
-    trace_event_id_t id = open_id("ct.einval");
-    trace_id_t dead = dead_stream();
+    trace_event_id_t id = ct_open_id("ct.einval");
+    trace_id_t dead = ct_dead_stream();
     CT_CHECK_ERR(posix_trace_eventid_get_name(dead, POSIX_TRACE_START, name), EINVAL);
     CT_CHECK_ERR(posix_trace_eventid_get_name(dead, id, name), EINVAL);
 }
@@ -507,7 +474,7 @@ CT_TEST(get_name_einval_noname, "eventid_get_name.EINVAL-noname", "TRC",
         ;
     if (got != (ssize_t)sizeof foreign || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         CT_UNRESOLVED("the child could not open an event name");
-    trace_id_t trid = new_stream(0);
+    trace_id_t trid = ct_new_stream(NULL, 0);
     memset(name, 0, sizeof name);
     int rc = posix_trace_eventid_get_name(trid, foreign, name);
     CT_CHECK(rc == EINVAL,
@@ -521,14 +488,14 @@ CT_TEST(process_mapping, "xsh211.process-mapping", "TRC",
         "posix_trace_eventid_open,posix_trace_eventid_equal,posix_trace_create,"
         "posix_trace_shutdown")
 {
-    trace_event_id_t early = open_id("ct.process.mapping"), id1, id2;
-    trace_id_t s1 = new_stream(1);
+    trace_event_id_t early = ct_open_id("ct.process.mapping"), id1, id2;
+    trace_id_t s1 = ct_new_stream(NULL, 1);
     CT_CHECK_OK(posix_trace_eventid_open("ct.process.mapping", &id1));
     CT_CHECK(posix_trace_eventid_equal(s1, early, id1),
              "with a first stream, the name opened before it maps to %s, not to the %s it"
              " got before", CT_HEX(id1), CT_HEX(early));
     CT_SETUP_OK(posix_trace_shutdown(s1));
-    trace_id_t s2 = new_stream(1);
+    trace_id_t s2 = ct_new_stream(NULL, 1);
     CT_CHECK_OK(posix_trace_eventid_open("ct.process.mapping", &id2));
     CT_CHECK(posix_trace_eventid_equal(s2, early, id2),
              "in a second stream created after the first was shut down, the name maps to %s,"

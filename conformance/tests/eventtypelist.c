@@ -15,29 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "ct.h"
+#include "ct_stream.h"
 
 #define MAXIDS 4096     /* far more than any list a test here can produce */
-
-static trace_id_t new_stream(void)
-{
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
-    return trid;
-}
-
-static trace_id_t dead_stream(void)
-{
-    trace_id_t trid = new_stream();
-    CT_SETUP_OK(posix_trace_shutdown(trid));
-    return trid;
-}
-
-static trace_event_id_t open_id(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
 
 /* Walks the list from where it stands to its end: the identifiers into ids,
  * their number returned.  Every call must return 0 and set unavailable. */
@@ -92,7 +72,7 @@ static int system_events(trace_event_id_t *ids, const char **names)
 CT_TEST(first, "eventtypelist_getnext_id.first", "TRC",
         "posix_trace_eventtypelist_getnext_id")
 {
-    trace_id_t trid = new_stream();
+    trace_id_t trid = ct_new_stream(NULL, 0);
     trace_event_id_t id;
     char name[CT_EVENT_NAME_BUF];
     int unavailable = 12345;
@@ -111,10 +91,10 @@ CT_TEST(walks_list, "eventtypelist_getnext_id.walks-list", "TRC",
     static trace_event_id_t ids[MAXIDS];
     trace_event_id_t sys[8], user[3];
     const char *sysname[8];
-    user[0] = open_id("ct.list.a");
-    user[1] = open_id("ct.list.b");
-    trace_id_t trid = new_stream();
-    user[2] = open_id("ct.list.after-create");
+    user[0] = ct_open_id("ct.list.a");
+    user[1] = ct_open_id("ct.list.b");
+    trace_id_t trid = ct_new_stream(NULL, 0);
+    user[2] = ct_open_id("ct.list.after-create");
     int nsys = system_events(sys, sysname);
 
     int n = walk(trid, ids);
@@ -140,9 +120,9 @@ CT_TEST(unavailable_zero, "eventtypelist_getnext_id.unavailable-zero", "TRC",
 {
     trace_event_id_t sys[8], id;
     const char *sysname[8];
-    open_id("ct.zero.a");
-    open_id("ct.zero.b");
-    trace_id_t trid = new_stream();
+    ct_open_id("ct.zero.a");
+    ct_open_id("ct.zero.b");
+    trace_id_t trid = ct_new_stream(NULL, 0);
     int known = system_events(sys, sysname) + 2;
 
     /* At least the known identifiers come back, each with *unavailable 0. */
@@ -160,7 +140,7 @@ CT_TEST(unavailable_end, "eventtypelist_getnext_id.unavailable-end", "TRC",
         "posix_trace_eventtypelist_getnext_id")
 {
     static trace_event_id_t ids[MAXIDS];
-    trace_id_t trid = new_stream();
+    trace_id_t trid = ct_new_stream(NULL, 0);
     trace_event_id_t id;
     int n = walk(trid, ids);
     CT_CHECK(n > 0, "the list is empty");
@@ -177,8 +157,8 @@ CT_TEST(rewind_resets, "eventtypelist_rewind.resets", "TRC",
         "posix_trace_eventtypelist_rewind,posix_trace_eventtypelist_getnext_id")
 {
     static trace_event_id_t a[MAXIDS], b[MAXIDS];
-    open_id("ct.rewind");
-    trace_id_t trid = new_stream();
+    ct_open_id("ct.rewind");
+    trace_id_t trid = ct_new_stream(NULL, 0);
     int na = walk(trid, a);
     if (na < 2)
         CT_UNRESOLVED("the event type list holds %d identifier(s): too few to rewind in"
@@ -213,7 +193,7 @@ CT_TEST(return_convention, "eventtypelist_getnext_id.return-convention", "TRC",
 {
     trace_event_id_t id;
     int unavailable, rc;
-    trace_id_t live = new_stream();
+    trace_id_t live = ct_new_stream(NULL, 0);
     errno = 0;
     rc = posix_trace_eventtypelist_getnext_id(live, &id, &unavailable);
     CT_CHECK(rc == 0, "a successful eventtypelist_getnext_id returned %d (%s), errno %s",
@@ -222,7 +202,7 @@ CT_TEST(return_convention, "eventtypelist_getnext_id.return-convention", "TRC",
     rc = posix_trace_eventtypelist_rewind(live);
     CT_CHECK(rc == 0, "a successful eventtypelist_rewind returned %d (%s), errno %s", rc,
              ct_errname(rc), ct_errname(errno));
-    trace_id_t dead = dead_stream();
+    trace_id_t dead = ct_dead_stream();
     errno = 0;
     rc = posix_trace_eventtypelist_getnext_id(dead, &id, &unavailable);
     CT_CHECK(rc == EINVAL, "eventtypelist_getnext_id on a shut-down trid returned %d (%s),"
@@ -240,14 +220,14 @@ CT_TEST(getnext_id_einval, "eventtypelist_getnext_id.EINVAL", "TRC",
 {
     trace_event_id_t id;
     int unavailable;
-    trace_id_t dead = dead_stream();
+    trace_id_t dead = ct_dead_stream();
     CT_CHECK_ERR(posix_trace_eventtypelist_getnext_id(dead, &id, &unavailable), EINVAL);
 }
 
 CT_TEST(rewind_einval, "eventtypelist_rewind.EINVAL", "TRC",
         "posix_trace_eventtypelist_rewind")
 {
-    trace_id_t dead = dead_stream();
+    trace_id_t dead = ct_dead_stream();
     CT_CHECK_ERR(posix_trace_eventtypelist_rewind(dead), EINVAL);
 }
 
@@ -259,8 +239,8 @@ CT_TEST(stream_mapping, "xsh211.stream-mapping", "TRC",
     trace_event_id_t sys[8], user[2];
     const char *sysname[8], *username[2] = { "ct.mapping.before", "ct.mapping.later" };
     char name[CT_EVENT_NAME_BUF];
-    user[0] = open_id(username[0]);
-    trace_id_t trid = new_stream();
+    user[0] = ct_open_id(username[0]);
+    trace_id_t trid = ct_new_stream(NULL, 0);
     int nsys = system_events(sys, sysname);
     int n = walk(trid, ids);
     for (int k = 0; k < nsys; k++)
@@ -269,7 +249,7 @@ CT_TEST(stream_mapping, "xsh211.stream-mapping", "TRC",
                  " list of %d)", sysname[k], n);
 
     /* A name opened while the stream exists joins its mapping. */
-    user[1] = open_id(username[1]);
+    user[1] = ct_open_id(username[1]);
     CT_SETUP_OK(posix_trace_eventtypelist_rewind(trid));
     n = walk(trid, ids);
     for (int k = 0; k < 2; k++) {

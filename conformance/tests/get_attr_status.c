@@ -16,50 +16,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include "ct.h"
-
-static trace_event_id_t named(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
-static struct posix_trace_status_info status(trace_id_t trid)
-{
-    struct posix_trace_status_info st;
-    CT_CHECK_OK(posix_trace_get_status(trid, &st));
-    return st;
-}
-
-static const char *state_name(int s)
-{
-    return s == POSIX_TRACE_RUNNING ? "RUNNING" : s == POSIX_TRACE_SUSPENDED ? "SUSPENDED"
-                                                                               : "(invalid)";
-}
-
-static trace_id_t small_stream(int policy)
-{
-    trace_attr_t a;
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_attr_init(&a));
-    CT_SETUP_OK(posix_trace_attr_setstreamfullpolicy(&a, policy));
-    (void)posix_trace_attr_setstreamsize(&a, 2048);
-    CT_SETUP_OK(posix_trace_create(0, &a, &trid));
-    CT_SETUP_OK(posix_trace_attr_destroy(&a));
-    return trid;
-}
-
-static long fill(trace_id_t trid, trace_event_id_t id)
-{
-    char data[16];
-    memset(data, 'f', sizeof data);
-    for (long n = 1; n <= 200000; n++) {
-        posix_trace_event(id, data, sizeof data);
-        if (n % 4 == 0 && status(trid).posix_stream_full_status == POSIX_TRACE_FULL)
-            return n;
-    }
-    CT_UNRESOLVED("200000 events did not make the stream FULL");
-}
+#include "ct_stream.h"
 
 /* ---- get_attr ------------------------------------------------------------------------ */
 
@@ -140,10 +97,10 @@ CT_TEST(status_current, "get_status.current", "TRC",
             CT_SETUP_OK(posix_trace_start(trid));
         if (i == 2)
             CT_SETUP_OK(posix_trace_stop(trid));
-        struct posix_trace_status_info st = status(trid);
+        struct posix_trace_status_info st = ct_status(trid);
         CT_CHECK(st.posix_stream_status == expect[i], "after %s, posix_stream_status is %d"
                  " (%s), expected %s (%d)", after[i], st.posix_stream_status,
-                 state_name(st.posix_stream_status), state_name(expect[i]), expect[i]);
+                 ct_state_name(st.posix_stream_status), ct_state_name(expect[i]), expect[i]);
         CT_CHECK(st.posix_stream_full_status == POSIX_TRACE_NOT_FULL, "after %s (no event"
                  " but START/STOP), posix_stream_full_status is %d, expected NOT_FULL (%d)",
                  after[i], st.posix_stream_full_status, POSIX_TRACE_NOT_FULL);
@@ -174,9 +131,9 @@ CT_TEST(status_consistent, "get_status.consistent", "TRC",
      * status and drains events (letting the stream fill, stop and restart):
      * every status read is a combination the policy allows. */
     enum { THREADS = 4 };
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL);
+    trace_id_t trid = ct_small_stream(POSIX_TRACE_UNTIL_FULL);
     atomic_int stop = 0;
-    struct recorder r = { named("ct-consistent"), &stop };
+    struct recorder r = { ct_open_id("ct-consistent"), &stop };
     pthread_t th[THREADS];
     long seen[2][2] = { { 0, 0 }, { 0, 0 } }, reads = 0;
     CT_SETUP_OK(posix_trace_start(trid));
@@ -201,7 +158,7 @@ CT_TEST(status_consistent, "get_status.consistent", "TRC",
             CT_FAIL("get_status read %d (%s), full %d, overrun %d from an UNTIL_FULL stream"
                     " being recorded into: not a consistent status (RUNNING with FULL cannot"
                     " occur unless the policy is LOOP) after %ld good reads", run,
-                    state_name(run), full, st.posix_stream_overrun_status, reads);
+                    ct_state_name(run), full, st.posix_stream_overrun_status, reads);
         }
         seen[run == POSIX_TRACE_RUNNING][full == POSIX_TRACE_FULL]++;
         reads++;
@@ -227,32 +184,32 @@ CT_TEST(status_consistent, "get_status.consistent", "TRC",
 }
 
 /* Makes the overrun status OVERRUN without reading it (the last get_status
- * call of fill() comes before the losses). */
+ * call of ct_fill() comes before the losses). */
 static void overrun(trace_id_t trid, trace_event_id_t id)
 {
     char data[16] = "lost";
-    fill(trid, id);
+    ct_fill(trid, id);
     for (int i = 0; i < 32; i++)
         posix_trace_event(id, data, sizeof data);
 }
 
 CT_TEST(resets_overrun_loop, "get_status.resets-overrun", "TRC", "posix_trace_get_status")
 {
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP);
-    trace_event_id_t id = named("ct-overrun");
+    trace_id_t trid = ct_small_stream(POSIX_TRACE_LOOP);
+    trace_event_id_t id = ct_open_id("ct-overrun");
     CT_SETUP_OK(posix_trace_start(trid));
     overrun(trid, id);
-    struct posix_trace_status_info st = status(trid);
+    struct posix_trace_status_info st = ct_status(trid);
     if (st.posix_stream_overrun_status != POSIX_TRACE_OVERRUN)
         CT_UNRESOLVED("overwriting events of a full LOOP stream did not make its overrun"
                       " status OVERRUN (it is %d): nothing to reset",
                       st.posix_stream_overrun_status);
-    st = status(trid);
+    st = ct_status(trid);
     CT_CHECK(st.posix_stream_overrun_status == POSIX_TRACE_NO_OVERRUN,
              "the get_status after one that reported OVERRUN (nothing recorded in between)"
              " reports overrun status %d, expected POSIX_TRACE_NO_OVERRUN (%d) (ruling 14)",
              st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
-    st = status(trid);
+    st = ct_status(trid);
     CT_CHECK(st.posix_stream_overrun_status == POSIX_TRACE_NO_OVERRUN,
              "a third get_status reports overrun status %d, expected NO_OVERRUN",
              st.posix_stream_overrun_status);
@@ -262,16 +219,16 @@ CT_TEST(resets_overrun_loop, "get_status.resets-overrun", "TRC", "posix_trace_ge
 CT_TEST(resets_overrun_until_full, "get_status.resets-overrun", "TRC",
         "posix_trace_get_status")
 {
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL);
-    trace_event_id_t id = named("ct-overrun");
+    trace_id_t trid = ct_small_stream(POSIX_TRACE_UNTIL_FULL);
+    trace_event_id_t id = ct_open_id("ct-overrun");
     CT_SETUP_OK(posix_trace_start(trid));
     overrun(trid, id);
-    struct posix_trace_status_info st = status(trid);
+    struct posix_trace_status_info st = ct_status(trid);
     if (st.posix_stream_overrun_status != POSIX_TRACE_OVERRUN)
         CT_UNRESOLVED("events generated while an UNTIL_FULL stream is full did not make the"
                       " overrun status OVERRUN (it is %d): nothing to reset",
                       st.posix_stream_overrun_status);
-    st = status(trid);
+    st = ct_status(trid);
     CT_CHECK(st.posix_stream_overrun_status == POSIX_TRACE_NO_OVERRUN,
              "the get_status after one that reported OVERRUN reports overrun status %d,"
              " expected POSIX_TRACE_NO_OVERRUN (%d) (ruling 14)",

@@ -23,45 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ct.h"
+#include "ct_stream.h"
 
-#define BUF 512
-
-struct rec {
-    struct posix_trace_event_info info;
-    size_t len;
-    unsigned char data[BUF];
-};
-
-static trace_event_id_t open_id(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
-static trace_id_t new_stream(const trace_attr_t *attr, int start)
-{
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_create(0, attr, &trid));
-    if (start)
-        CT_SETUP_OK(posix_trace_start(trid));
-    return trid;
-}
-
-static trace_id_t dead_stream(void)
-{
-    trace_id_t trid = new_stream(NULL, 0);
-    CT_SETUP_OK(posix_trace_shutdown(trid));
-    return trid;
-}
-
-static int is(trace_id_t trid, const struct rec *r, trace_event_id_t id)
+static int is(trace_id_t trid, const struct ct_rec *r, trace_event_id_t id)
 {
     return posix_trace_eventid_equal(trid, r->info.posix_event_id, id);
 }
 
 /* The next event, blocking; the call must succeed with an event. */
-static void get_next(trace_id_t trid, struct rec *r)
+static void get_next(trace_id_t trid, struct ct_rec *r)
 {
     int unavailable = 12345;
     r->len = 0;
@@ -72,18 +42,8 @@ static void get_next(trace_id_t trid, struct rec *r)
              " and an event", ct_errname(rc), unavailable);
 }
 
-/* The next event without blocking: 1, or 0 if the stream is empty. */
-static int try_next(trace_id_t trid, struct rec *r)
-{
-    int unavailable = 12345;
-    r->len = 0;
-    CT_SETUP_OK(posix_trace_trygetnext_event(trid, &r->info, r->data, sizeof r->data, &r->len,
-                                             &unavailable));
-    return unavailable == 0;
-}
-
 /* Blocking read of the next event of type id (one must be in the stream). */
-static void get_next_of(trace_id_t trid, trace_event_id_t id, struct rec *r)
+static void get_next_of(trace_id_t trid, trace_event_id_t id, struct ct_rec *r)
 {
     do
         get_next(trid, r);
@@ -97,17 +57,12 @@ static void expect_event(int unavailable)
         CT_UNRESOLVED("the stream is empty: an event the test recorded is missing");
 }
 
-static unsigned seq_of(const struct rec *r)
+static unsigned seq_of(const struct ct_rec *r)
 {
     unsigned s = ~0u;
     if (r->len == sizeof s)
         memcpy(&s, r->data, sizeof s);
     return s;
-}
-
-static void record_seq(trace_event_id_t id, unsigned seq)
-{
-    posix_trace_event(id, &seq, sizeof seq);
 }
 
 static void fill_pattern(unsigned char *p, size_t n)
@@ -116,31 +71,13 @@ static void fill_pattern(unsigned char *p, size_t n)
         p[i] = (unsigned char)(i * 13 + 5);
 }
 
-static size_t stream_max_data(trace_id_t trid)
-{
-    trace_attr_t a;
-    size_t m = 0;
-    CT_SETUP_OK(posix_trace_attr_init(&a));
-    CT_SETUP_OK(posix_trace_get_attr(trid, &a));
-    CT_SETUP_OK(posix_trace_attr_getmaxdatasize(&a, &m));
-    posix_trace_attr_destroy(&a);
-    return m;
-}
-
-static double mono_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 CT_TEST(reports, "getnext.reports", "TRC",
         "posix_trace_getnext_event,posix_trace_eventid_equal")
 {
     static const char payload[] = "getnext.reports";
-    trace_event_id_t id = open_id("ct.getnext.reports"), other = open_id("ct.getnext.other");
-    trace_id_t trid = new_stream(NULL, 1);
-    struct rec r;
+    trace_event_id_t id = ct_open_id("ct.getnext.reports"), other = ct_open_id("ct.getnext.other");
+    trace_id_t trid = ct_new_stream(NULL, 1);
+    struct ct_rec r;
     pid_t me = getpid();
 
     posix_trace_event(id, payload, sizeof payload);
@@ -155,7 +92,7 @@ CT_TEST(reports, "getnext.reports", "TRC",
     } while (!is(trid, &r, id));
     CT_CHECK(r.len == sizeof payload && memcmp(r.data, payload, sizeof payload) == 0,
              "getnext_event reported the event with data_len %zu and data \"%.*s\", expected"
-             " the %zu bytes \"%s\"", r.len, (int)(r.len < BUF ? r.len : BUF),
+             " the %zu bytes \"%s\"", r.len, (int)(r.len < CT_REC_DATA ? r.len : CT_REC_DATA),
              (const char *)r.data, sizeof payload, payload);
     CT_CHECK(r.info.posix_pid == me, "posix_pid is %ld, expected the recording process %ld",
              (long)r.info.posix_pid, (long)me);
@@ -181,14 +118,14 @@ static void *record_later(void *p)
 
 CT_TEST(blocks, "getnext.blocks", "TRC", "posix_trace_getnext_event,posix_trace_event")
 {
-    struct later l = { open_id("ct.getnext.blocks"), 100, 0 };
-    trace_id_t trid = new_stream(NULL, 1);
-    struct rec r;
+    struct later l = { ct_open_id("ct.getnext.blocks"), 100, 0 };
+    trace_id_t trid = ct_new_stream(NULL, 1);
+    struct ct_rec r;
     pthread_t th;
 
-    while (try_next(trid, &r))
+    while (ct_next_event(trid, &r))
         ;                                       /* START: the stream is empty now */
-    double t0 = mono_now();
+    double t0 = ct_mono_now();
     CT_SETUP_OK(pthread_create(&th, NULL, record_later, &l));
     for (;;) {
         int unavailable = 12345;
@@ -197,11 +134,11 @@ CT_TEST(blocks, "getnext.blocks", "TRC", "posix_trace_getnext_event,posix_trace_
         CT_CHECK(rc == 0 && unavailable == 0,
                  "getnext_event on an empty RUNNING stream returned %s with *unavailable %d"
                  " after %.0f ms, before any event was recorded: it shall block",
-                 ct_errname(rc), unavailable, (mono_now() - t0) * 1e3);
+                 ct_errname(rc), unavailable, (ct_mono_now() - t0) * 1e3);
         if (is(trid, &r, l.id))
             break;
     }
-    double waited = mono_now() - t0;
+    double waited = ct_mono_now() - t0;
     CT_CHECK(atomic_load(&l.recorded), "getnext_event returned the event before it was"
              " recorded");
     CT_CHECK(r.len == 4 && memcmp(r.data, "late", 4) == 0,
@@ -214,11 +151,11 @@ CT_TEST(blocks, "getnext.blocks", "TRC", "posix_trace_getnext_event,posix_trace_
 
 CT_TEST(unavailable_zero, "getnext.unavailable-zero", "TRC", "posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.getnext.zero");
-    trace_id_t trid = new_stream(NULL, 1);
-    struct rec r;
+    trace_event_id_t id = ct_open_id("ct.getnext.zero");
+    trace_id_t trid = ct_new_stream(NULL, 1);
+    struct ct_rec r;
     for (unsigned i = 0; i < 3; i++)
-        record_seq(id, i);
+        ct_record_seq(id, i);
     int users = 0;
     while (users < 3) {
         int unavailable = 12345;
@@ -251,8 +188,8 @@ static const char *const reader[3] = { "getnext_event", "trygetnext_event",
 CT_TEST(buffer_bound, "getnext.buffer-bound", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event,posix_trace_timedgetnext_event")
 {
-    trace_event_id_t id = open_id("ct.getnext.bound");
-    trace_id_t trid = new_stream(NULL, 1);
+    trace_event_id_t id = ct_open_id("ct.getnext.bound");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     unsigned char payload[24], buf[64];
     fill_pattern(payload, sizeof payload);
     /* Two events per reader: one read with num_bytes 8, one with num_bytes 0. */
@@ -283,8 +220,8 @@ CT_TEST(buffer_bound, "getnext.buffer-bound", "TRC",
 CT_TEST(full_data, "getnext.full-data", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event")
 {
-    trace_event_id_t id = open_id("ct.getnext.full");
-    trace_id_t trid = new_stream(NULL, 1);
+    trace_event_id_t id = ct_open_id("ct.getnext.full");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     unsigned char payload[40], buf[200];
     fill_pattern(payload, sizeof payload);
     posix_trace_event(id, payload, sizeof payload);
@@ -312,14 +249,14 @@ CT_TEST(full_data_status, "getnext.full-data-status", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event,posix_trace_attr_setmaxdatasize")
 {
     trace_attr_t attr;
-    trace_event_id_t whole = open_id("ct.getnext.whole"), cut = open_id("ct.getnext.cut");
+    trace_event_id_t whole = ct_open_id("ct.getnext.whole"), cut = ct_open_id("ct.getnext.cut");
     CT_SETUP_OK(posix_trace_attr_init(&attr));
     CT_SETUP_OK(posix_trace_attr_setmaxdatasize(&attr, 16));
-    trace_id_t trid = new_stream(&attr, 1);
-    size_t m = stream_max_data(trid);
-    if (m > BUF - 32)
+    trace_id_t trid = ct_new_stream(&attr, 1);
+    size_t m = ct_stream_max_data(trid);
+    if (m > CT_REC_DATA - 32)
         CT_UNRESOLVED("max-data-size set to 16 reads back from the stream as %zu", m);
-    unsigned char payload[BUF];
+    unsigned char payload[CT_REC_DATA];
     fill_pattern(payload, sizeof payload);
     for (int how = 0; how < 2; how++) {
         posix_trace_event(whole, payload, m);
@@ -329,7 +266,7 @@ CT_TEST(full_data_status, "getnext.full-data-status", "TRC",
     for (int how = 0; how < 2; how++) {
         for (int k = 0; k < 2; k++) {
             trace_event_id_t want = k == 0 ? whole : cut;
-            struct rec r;
+            struct ct_rec r;
             int unavailable;
             do {
                 CT_SETUP_OK(read_with(how, trid, &r.info, r.data, sizeof r.data, &r.len,
@@ -359,8 +296,8 @@ CT_TEST(full_data_status, "getnext.full-data-status", "TRC",
 CT_TEST(truncated_read, "getnext.truncated-read", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event")
 {
-    trace_event_id_t id = open_id("ct.getnext.short-buffer");
-    trace_id_t trid = new_stream(NULL, 1);
+    trace_event_id_t id = ct_open_id("ct.getnext.short-buffer");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     unsigned char payload[32], buf[64];
     fill_pattern(payload, sizeof payload);
     size_t sizes[4] = { 10, 10, 0, 31 };
@@ -393,14 +330,14 @@ CT_TEST(truncated_read_overrides, "getnext.truncated-read-overrides", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event,posix_trace_attr_setmaxdatasize")
 {
     trace_attr_t attr;
-    trace_event_id_t id = open_id("ct.getnext.cut-twice");
+    trace_event_id_t id = ct_open_id("ct.getnext.cut-twice");
     CT_SETUP_OK(posix_trace_attr_init(&attr));
     CT_SETUP_OK(posix_trace_attr_setmaxdatasize(&attr, 16));
-    trace_id_t trid = new_stream(&attr, 1);
-    size_t m = stream_max_data(trid);
-    if (m < 2 || m > BUF - 32)
+    trace_id_t trid = ct_new_stream(&attr, 1);
+    size_t m = ct_stream_max_data(trid);
+    if (m < 2 || m > CT_REC_DATA - 32)
         CT_UNRESOLVED("max-data-size set to 16 reads back from the stream as %zu", m);
-    unsigned char payload[BUF], buf[BUF];
+    unsigned char payload[CT_REC_DATA], buf[CT_REC_DATA];
     fill_pattern(payload, sizeof payload);
     posix_trace_event(id, payload, m + 16);
     posix_trace_event(id, payload, m + 16);
@@ -424,11 +361,11 @@ CT_TEST(truncated_read_overrides, "getnext.truncated-read-overrides", "TRC",
 CT_TEST(oldest_first, "getnext.oldest-first", "TRC",
         "posix_trace_getnext_event,posix_trace_start")
 {
-    trace_event_id_t id = open_id("ct.getnext.oldest");
-    trace_id_t trid = new_stream(NULL, 1);
-    struct rec r;
+    trace_event_id_t id = ct_open_id("ct.getnext.oldest");
+    trace_id_t trid = ct_new_stream(NULL, 1);
+    struct ct_rec r;
     for (unsigned i = 1; i <= 3; i++)
-        record_seq(id, i);
+        ct_record_seq(id, i);
 
     get_next(trid, &r);
     CT_CHECK(is(trid, &r, POSIX_TRACE_START),
@@ -446,12 +383,12 @@ CT_TEST(generation_order, "getnext.generation-order", "TRC",
         "posix_trace_getnext_event,posix_trace_event")
 {
     enum { N = 50 };
-    trace_event_id_t id = open_id("ct.getnext.order");
-    trace_id_t trid = new_stream(NULL, 1);
-    struct rec r;
+    trace_event_id_t id = ct_open_id("ct.getnext.order");
+    trace_id_t trid = ct_new_stream(NULL, 1);
+    struct ct_rec r;
     struct timespec prev = { 0, 0 };
     for (unsigned i = 0; i < N; i++)
-        record_seq(id, i);
+        ct_record_seq(id, i);
     for (unsigned i = 0; i < N; i++) {
         get_next_of(trid, id, &r);
         CT_CHECK(seq_of(&r) == i, "event %u of %d read carries sequence number %u: events of"
@@ -471,19 +408,19 @@ CT_TEST(reported_once, "getnext.reported-once", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event")
 {
     enum { N = 20, SENTINEL = 1000 };
-    trace_event_id_t id = open_id("ct.getnext.once");
-    trace_id_t trid = new_stream(NULL, 1);
+    trace_event_id_t id = ct_open_id("ct.getnext.once");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     int seen[N] = { 0 };
-    struct rec r;
+    struct ct_rec r;
     for (unsigned i = 0; i < N; i++)
-        record_seq(id, i);
-    record_seq(id, SENTINEL);
+        ct_record_seq(id, i);
+    ct_record_seq(id, SENTINEL);
 
     /* Alternate the two readers up to the sentinel (so getnext never waits). */
     for (int k = 0, done = 0; !done; k++) {
         if (k % 2 == 0)
             get_next(trid, &r);
-        else if (!try_next(trid, &r))
+        else if (!ct_next_event(trid, &r))
             CT_FAIL("trygetnext_event found the stream empty before the last event recorded");
         if (!is(trid, &r, id))
             continue;
@@ -500,25 +437,9 @@ CT_TEST(reported_once, "getnext.reported-once", "TRC",
     for (int i = 0; i < N; i++)
         CT_CHECK(seen[i], "the event with sequence number %d was never reported", i);
     /* Once more from the start: nothing is reported again. */
-    while (try_next(trid, &r))
+    while (ct_next_event(trid, &r))
         CT_CHECK(!is(trid, &r, id), "after every event was read, user event %u was reported"
                  " again", seq_of(&r));
-}
-
-/* A small LOOP stream: stream-min-size asked for about 32 events of
- * sizeof(unsigned) bytes (the setter may refuse; the default is kept). */
-static trace_id_t small_loop_stream(void)
-{
-    trace_attr_t attr;
-    size_t ev = 0;
-    CT_SETUP_OK(posix_trace_attr_init(&attr));
-    CT_SETUP_OK(posix_trace_attr_setstreamfullpolicy(&attr, POSIX_TRACE_LOOP));
-    if (posix_trace_attr_getmaxusereventsize(&attr, sizeof(unsigned), &ev) != 0 ||
-        posix_trace_attr_setstreamsize(&attr, 32 * (ev ? ev : 64)) != 0)
-        ct_note("stream-min-size could not be set: the default is used");
-    trace_id_t trid = new_stream(&attr, 1);
-    posix_trace_attr_destroy(&attr);
-    return trid;
 }
 
 /* Records sequence numbers from *seq on until get_status reports FULL;
@@ -533,7 +454,7 @@ static long fill_until_full(trace_id_t trid, trace_event_id_t id, unsigned *seq)
     long bound = size < 100000000 ? 4 * (long)size + 100000 : 400000000;
     for (long n = 1; n <= bound; n++) {
         struct posix_trace_status_info st;
-        record_seq(id, (*seq)++);
+        ct_record_seq(id, (*seq)++);
         CT_SETUP_OK(posix_trace_get_status(trid, &st));
         if (st.posix_stream_full_status == POSIX_TRACE_FULL)
             return n;
@@ -545,14 +466,14 @@ static long fill_until_full(trace_id_t trid, trace_event_id_t id, unsigned *seq)
 CT_TEST(frees_space, "getnext.frees-space", "TRC",
         "posix_trace_getnext_event,posix_trace_get_status,posix_trace_event")
 {
-    trace_event_id_t id = open_id("ct.getnext.frees");
-    trace_id_t trid = small_loop_stream();
+    trace_event_id_t id = ct_open_id("ct.getnext.frees");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     struct posix_trace_status_info st;
-    struct rec r;
+    struct ct_rec r;
     unsigned seq = 0;
     long filled = fill_until_full(trid, id, &seq);
     long held = 0;
-    while (try_next(trid, &r))
+    while (ct_next_event(trid, &r))
         held += is(trid, &r, id);
     ct_note("FULL after %ld events; %ld were held and read", filled, held);
     if (held < 3)
@@ -561,7 +482,7 @@ CT_TEST(frees_space, "getnext.frees-space", "TRC",
     CT_SETUP_OK(posix_trace_get_status(trid, &st));     /* resets the overrun status */
     unsigned first = seq;
     for (long i = 0; i < held - 1; i++)
-        record_seq(id, seq++);
+        ct_record_seq(id, seq++);
     CT_SETUP_OK(posix_trace_get_status(trid, &st));
     CT_CHECK(st.posix_stream_overrun_status == POSIX_TRACE_NO_OVERRUN,
              "the full stream held %ld events; once read empty, %ld events of the same size"
@@ -570,7 +491,7 @@ CT_TEST(frees_space, "getnext.frees-space", "TRC",
              POSIX_TRACE_NO_OVERRUN);
     for (unsigned s = first; s < seq; s++) {
         int got = 0;
-        while (!got && try_next(trid, &r))
+        while (!got && ct_next_event(trid, &r))
             got = is(trid, &r, id);
         CT_CHECK(got && seq_of(&r) == s,
                  "after the stream was read empty, %ld events were recorded; event %u of them"
@@ -581,9 +502,9 @@ CT_TEST(frees_space, "getnext.frees-space", "TRC",
 CT_TEST(return_convention, "getnext.return-convention", "TRC",
         "posix_trace_getnext_event,posix_trace_timedgetnext_event,posix_trace_trygetnext_event")
 {
-    trace_event_id_t id = open_id("ct.getnext.convention");
-    trace_id_t live = new_stream(NULL, 1);
-    struct rec r;
+    trace_event_id_t id = ct_open_id("ct.getnext.convention");
+    trace_id_t live = ct_new_stream(NULL, 1);
+    struct ct_rec r;
     int unavailable, rc;
     for (int i = 0; i < 3; i++)
         posix_trace_event(id, "", 0);
@@ -593,7 +514,7 @@ CT_TEST(return_convention, "getnext.return-convention", "TRC",
         CT_CHECK(rc == 0, "a successful %s returned %d (%s), errno %s; expected 0",
                  reader[how], rc, ct_errname(rc), ct_errname(errno));
     }
-    trace_id_t dead = dead_stream();
+    trace_id_t dead = ct_dead_stream();
     for (int how = 0; how < 3; how++) {
         errno = 0;
         rc = read_with(how, dead, &r.info, r.data, sizeof r.data, &r.len, &unavailable);
@@ -605,9 +526,9 @@ CT_TEST(return_convention, "getnext.return-convention", "TRC",
 
 CT_TEST(einval, "getnext.EINVAL", "TRC", "posix_trace_getnext_event")
 {
-    struct rec r;
+    struct ct_rec r;
     int unavailable;
-    trace_id_t dead = dead_stream();
+    trace_id_t dead = ct_dead_stream();
     CT_CHECK_ERR(posix_trace_getnext_event(dead, &r.info, r.data, sizeof r.data, &r.len,
                                            &unavailable), EINVAL);
 }
@@ -616,13 +537,13 @@ CT_TEST(truncation_values, "xsh211.truncation-values", "TRC",
         "posix_trace_getnext_event,posix_trace_attr_setmaxdatasize")
 {
     trace_attr_t attr;
-    trace_event_id_t id = open_id("ct.getnext.values");
+    trace_event_id_t id = ct_open_id("ct.getnext.values");
     unsigned char payload[64];
     fill_pattern(payload, sizeof payload);
     CT_SETUP_OK(posix_trace_attr_init(&attr));
     if (posix_trace_attr_setmaxdatasize(&attr, 16) != 0)
         ct_note("attr_setmaxdatasize(16) refused: the default max-data-size is used");
-    trace_id_t trid = new_stream(&attr, 1);
+    trace_id_t trid = ct_new_stream(&attr, 1);
     size_t sizes[4] = { 0, 8, 16, 64 };
     for (int i = 0; i < 4; i++)
         posix_trace_event(id, payload, sizes[i]);
@@ -633,7 +554,7 @@ CT_TEST(truncation_values, "xsh211.truncation-values", "TRC",
 
     /* Every event, read with buffers large and small. */
     size_t bufs[3] = { sizeof payload + 16, 4, 0 };
-    struct rec r;
+    struct ct_rec r;
     int unavailable, n = 0;
     for (;; n++) {
         CT_SETUP_OK(posix_trace_trygetnext_event(trid, &r.info, r.data, bufs[n % 3], &r.len,

@@ -37,57 +37,13 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include "ct.h"
-
-/* {_POSIX_TRACE_SYS_MAX}, the minimum of {TRACE_SYS_MAX}: 8 (XBD <limits.h>;
- * its presence is checked in unistd_limits.c, not assumed here). */
-#ifdef _POSIX_TRACE_SYS_MAX
-#define MIN_SYS_MAX _POSIX_TRACE_SYS_MAX
-#else
-#define MIN_SYS_MAX 8
-#endif
+#include "ct_stream.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
-struct ev {
-    struct posix_trace_event_info info;
-    unsigned char data[32];
-    size_t len;
-};
-
-static size_t drain(trace_id_t trid, struct ev *v, size_t max)
-{
-    size_t n = 0;
-    for (;;) {
-        struct ev e;
-        int unavailable = 1;
-        e.len = 0;
-        CT_CHECK_OK(posix_trace_trygetnext_event(trid, &e.info, e.data, sizeof e.data,
-                                                 &e.len, &unavailable));
-        if (unavailable)
-            break;
-        if (n < max)
-            v[n] = e;
-        if (++n > 1000000)
-            CT_FAIL("trygetnext reported more than a million events: the stream never empties");
-    }
-    return n;
-}
-
-static int is_event(trace_id_t trid, const struct ev *e, trace_event_id_t id)
-{
-    return posix_trace_eventid_equal(trid, e->info.posix_event_id, id) != 0;
-}
-
-static int has_data(const struct ev *e, const char *s)
+static int has_data(const struct ct_ev *e, const char *s)
 {
     return e->len == strlen(s) && memcmp(e->data, s, e->len) == 0;
-}
-
-static trace_event_id_t named(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
 }
 
 static void write_ints(int fd, const int *v, int n)
@@ -188,8 +144,8 @@ static int stream_count(void)
     if (max > 0 && max <= 1024)
         return (int)max;
     ct_note("{TRACE_SYS_MAX} is %ld: the test uses {_POSIX_TRACE_SYS_MAX} = %d streams and"
-            " proves less", max, MIN_SYS_MAX);
-    return MIN_SYS_MAX;
+            " proves less", max, CT_MIN_SYS_MAX);
+    return CT_MIN_SYS_MAX;
 }
 
 /* Creates up to want streams (small, started, one event each) and leaves them
@@ -351,10 +307,10 @@ CT_TEST(child_not_controller, "fork.child-not-controller", "TRC",
         "posix_trace_get_status,fork")
 {
     trace_id_t run, susp;
-    trace_event_id_t id = named("ct-parent");
+    trace_event_id_t id = ct_open_id("ct-parent");
     int p[2], rc[5], st;
     struct posix_trace_status_info si;
-    struct ev v[64];
+    struct ct_ev v[64];
     CT_SETUP_OK(posix_trace_create(0, NULL, &run));
     CT_SETUP_OK(posix_trace_create(0, NULL, &susp));
     CT_SETUP_OK(posix_trace_start(run));
@@ -392,18 +348,18 @@ CT_TEST(child_not_controller, "fork.child-not-controller", "TRC",
              " is %d after its child's start, expected POSIX_TRACE_SUSPENDED",
              si.posix_stream_status);
     posix_trace_event(id, "after", 5);
-    size_t m = drain(run, v, 64), before = 0, after = 0, stops = 0;
+    size_t m = ct_drain(run, v, 64), before = 0, after = 0, stops = 0;
     for (size_t i = 0; i < m && i < 64; i++) {
-        before += is_event(run, &v[i], id) && has_data(&v[i], "before");
-        after += is_event(run, &v[i], id) && has_data(&v[i], "after");
-        stops += is_event(run, &v[i], POSIX_TRACE_STOP);
+        before += ct_is_event(run, &v[i], id) && has_data(&v[i], "before");
+        after += ct_is_event(run, &v[i], id) && has_data(&v[i], "after");
+        stops += ct_is_event(run, &v[i], POSIX_TRACE_STOP);
     }
     CT_CHECK(before == 1 && after == 1 && stops == 0, "the parent's stream holds %zu of the"
              " event recorded before the fork (cleared?), %zu of the one after (still"
              " recording?) and %zu STOP events (expected 1, 1, 0)", before, after, stops);
-    m = drain(susp, v, 64);
+    m = ct_drain(susp, v, 64);
     for (size_t i = 0; i < m && i < 64; i++)
-        CT_CHECK(!is_event(susp, &v[i], POSIX_TRACE_START), "the child's start recorded a"
+        CT_CHECK(!ct_is_event(susp, &v[i], POSIX_TRACE_START), "the child's start recorded a"
                  " START in the parent's suspended stream");
     CT_CHECK_OK(posix_trace_shutdown(run));
     CT_CHECK_OK(posix_trace_shutdown(susp));
@@ -416,9 +372,9 @@ CT_TEST(not_traced_without_tri, "fork.not-traced-without-tri", "TRC",
         CT_UNSUPPORTED("TRI is supported: a child may be traced (inheritance policy);"
                        " fork.close-for-child covers that case");
     trace_id_t t[2];
-    trace_event_id_t id = named("ct-fork");
+    trace_event_id_t id = ct_open_id("ct-fork");
     int p[2], st, done;
-    struct ev v[64];
+    struct ct_ev v[64];
     for (int k = 0; k < 2; k++) {
         CT_SETUP_OK(posix_trace_create(0, NULL, &t[k]));
         CT_SETUP_OK(posix_trace_start(t[k]));
@@ -442,13 +398,13 @@ CT_TEST(not_traced_without_tri, "fork.not-traced-without-tri", "TRC",
         CT_UNRESOLVED("the child ended with %s before recording", wait_status(st));
     posix_trace_event(id, "parent", 6);
     for (int k = 0; k < 2; k++) {
-        size_t m = drain(t[k], v, 64), parent = 0;
+        size_t m = ct_drain(t[k], v, 64), parent = 0;
         for (size_t i = 0; i < m && i < 64; i++) {
             CT_CHECK(v[i].info.posix_pid != pid && !has_data(&v[i], "child"),
                      "stream %d of the parent holds an event of its child (pid %ld, %zu"
                      " bytes): without TRI a child is traced into none of them", k + 1,
                      (long)v[i].info.posix_pid, v[i].len);
-            parent += is_event(t[k], &v[i], id) && has_data(&v[i], "parent");
+            parent += ct_is_event(t[k], &v[i], id) && has_data(&v[i], "parent");
         }
         CT_CHECK(parent == 1, "stream %d holds %zu copies of the parent's event recorded after"
                  " the child ended, expected 1", k + 1, parent);
@@ -580,8 +536,8 @@ CT_TEST(exec_shuts_down, "exec.shuts-down", "TRC", "posix_trace_create,execv")
  * the new image. */
 static void traced_across_exec(trace_id_t trid, pid_t pid)
 {
-    struct ev v[64];
-    size_t m = drain(trid, v, 64), before = 0, after = 0;
+    struct ct_ev v[64];
+    size_t m = ct_drain(trid, v, 64), before = 0, after = 0;
     for (size_t i = 0; i < m && i < 64; i++) {
         if (v[i].info.posix_pid != pid)
             continue;

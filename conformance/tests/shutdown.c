@@ -17,36 +17,13 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include "ct.h"
-
-/* {_POSIX_TRACE_SYS_MAX}, the minimum of {TRACE_SYS_MAX}: 8 (XBD <limits.h>;
- * its presence is checked in unistd_limits.c, not assumed here). */
-#ifdef _POSIX_TRACE_SYS_MAX
-#define MIN_SYS_MAX _POSIX_TRACE_SYS_MAX
-#else
-#define MIN_SYS_MAX 8
-#endif
-
-static trace_event_id_t named(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
-/* A trid that was shut down (ruling 25): the caller creates nothing after. */
-static trace_id_t dead_trid(void)
-{
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
-    CT_SETUP_OK(posix_trace_shutdown(trid));
-    return trid;
-}
+#include "ct_stream.h"
 
 CT_TEST(no_log, "shutdown.no-log", "TRC", "posix_trace_create,posix_trace_shutdown")
 {
     /* A fresh (suspended) stream, and a running one with events in it. */
     trace_id_t a, b;
-    trace_event_id_t id = named("ct-nolog");
+    trace_event_id_t id = ct_open_id("ct-nolog");
     CT_SETUP_OK(posix_trace_create(0, NULL, &a));
     CT_SETUP_OK(posix_trace_create(0, NULL, &b));
     CT_SETUP_OK(posix_trace_start(b));
@@ -59,7 +36,7 @@ CT_TEST(stops, "shutdown.stops", "TRC",
         "posix_trace_shutdown,posix_trace_event,posix_trace_start")
 {
     trace_id_t trid;
-    trace_event_id_t id = named("ct-stops");
+    trace_event_id_t id = ct_open_id("ct-stops");
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     posix_trace_event(id, "before", 6);
@@ -76,7 +53,7 @@ CT_TEST(trid_invalid, "shutdown.trid-invalid", "TRC",
         "posix_trace_shutdown,posix_trace_get_status,posix_trace_start,posix_trace_stop,"
         "posix_trace_clear")
 {
-    trace_id_t trid = dead_trid();
+    trace_id_t trid = ct_dead_stream();
     struct posix_trace_status_info st;
     CT_CHECK_ERR(posix_trace_get_status(trid, &st), EINVAL);
     CT_CHECK_ERR(posix_trace_start(trid), EINVAL);
@@ -91,7 +68,7 @@ CT_TEST(trid_invalid_running, "shutdown.trid-invalid", "TRC",
     trace_id_t trid;
     trace_attr_t a;
     struct posix_trace_status_info st;
-    trace_event_id_t id = named("ct-unread");
+    trace_event_id_t id = ct_open_id("ct-unread");
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     posix_trace_event(id, "unread", 6);
@@ -103,7 +80,7 @@ CT_TEST(trid_invalid_running, "shutdown.trid-invalid", "TRC",
 
 CT_TEST(einval, "shutdown.EINVAL", "TRC", "posix_trace_shutdown")
 {
-    trace_id_t trid = dead_trid();
+    trace_id_t trid = ct_dead_stream();
     CT_CHECK_ERR(posix_trace_shutdown(trid), EINVAL);
 }
 
@@ -113,8 +90,8 @@ CT_TEST(frees, "shutdown.frees", "TRC",
     /* Streams shut down with unread events in them give back everything:
      * many times {TRACE_SYS_MAX} create/record/shutdown rounds never fail. */
     long max = ct_limit_trace_sys_max();
-    long rounds = 3 * (max > 0 && max < 400 ? max : MIN_SYS_MAX) + 10;
-    trace_event_id_t id = named("ct-frees");
+    long rounds = 3 * (max > 0 && max < 400 ? max : CT_MIN_SYS_MAX) + 10;
+    trace_event_id_t id = ct_open_id("ct-frees");
     char data[32];
     memset(data, 'f', sizeof data);
     for (long i = 0; i < rounds; i++) {

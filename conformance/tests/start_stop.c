@@ -18,61 +18,10 @@
  */
 #include <stdlib.h>
 #include "ct.h"
-
-struct ev {
-    struct posix_trace_event_info info;
-    unsigned char data[32];
-    size_t len;
-};
-
-static size_t drain(trace_id_t trid, struct ev *v, size_t max)
-{
-    size_t n = 0;
-    for (;;) {
-        struct ev e;
-        int unavailable = 1;
-        e.len = 0;
-        CT_CHECK_OK(posix_trace_trygetnext_event(trid, &e.info, e.data, sizeof e.data,
-                                                 &e.len, &unavailable));
-        if (unavailable)
-            break;
-        if (n < max)
-            v[n] = e;
-        if (++n > 1000000)
-            CT_FAIL("trygetnext reported more than a million events: the stream never empties");
-    }
-    return n;
-}
-
-static int is_event(trace_id_t trid, const struct ev *e, trace_event_id_t id)
-{
-    return posix_trace_eventid_equal(trid, e->info.posix_event_id, id) != 0;
-}
-
-static trace_event_id_t named(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
-static struct posix_trace_status_info status(trace_id_t trid)
-{
-    struct posix_trace_status_info st;
-    CT_CHECK_OK(posix_trace_get_status(trid, &st));
-    return st;
-}
-
-static size_t count(trace_id_t trid, const struct ev *v, size_t n, trace_event_id_t id)
-{
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += is_event(trid, &v[i], id);
-    return c;
-}
+#include "ct_stream.h"
 
 /* The "auto" data of a STOP event: 0 explicit, 1 automatic, -1 unreadable. */
-static int stop_auto(const struct ev *e)
+static int stop_auto(const struct ct_ev *e)
 {
     int a;
     if (e->len < sizeof a)
@@ -81,43 +30,12 @@ static int stop_auto(const struct ev *e)
     return a != 0;
 }
 
-static const char *state_name(int s)
-{
-    return s == POSIX_TRACE_RUNNING ? "RUNNING" : s == POSIX_TRACE_SUSPENDED ? "SUSPENDED"
-                                                                               : "(invalid)";
-}
-
-static trace_id_t small_stream(int policy)
-{
-    trace_attr_t a;
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_attr_init(&a));
-    CT_SETUP_OK(posix_trace_attr_setstreamfullpolicy(&a, policy));
-    (void)posix_trace_attr_setstreamsize(&a, 2048);
-    CT_SETUP_OK(posix_trace_create(0, &a, &trid));
-    CT_SETUP_OK(posix_trace_attr_destroy(&a));
-    return trid;
-}
-
-/* Records id into the running stream until it is FULL. */
-static long fill(trace_id_t trid, trace_event_id_t id)
-{
-    char data[16];
-    memset(data, 'f', sizeof data);
-    for (long n = 1; n <= 200000; n++) {
-        posix_trace_event(id, data, sizeof data);
-        if (n % 4 == 0 && status(trid).posix_stream_full_status == POSIX_TRACE_FULL)
-            return n;
-    }
-    CT_UNRESOLVED("200000 events did not make the stream FULL");
-}
-
 /* Index of the last event of type id in v[0..n), or -1. */
-static long last_of(trace_id_t trid, const struct ev *v, size_t n, trace_event_id_t id)
+static long last_of(trace_id_t trid, const struct ct_ev *v, size_t n, trace_event_id_t id)
 {
     long last = -1;
     for (size_t i = 0; i < n; i++)
-        if (is_event(trid, &v[i], id))
+        if (ct_is_event(trid, &v[i], id))
             last = (long)i;
     return last;
 }
@@ -130,17 +48,17 @@ CT_TEST(start_event, "start.start-event", "TRC",
         "posix_trace_start,posix_trace_trygetnext_event")
 {
     trace_id_t trid;
-    struct ev v[16];
+    struct ct_ev v[16];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_CHECK_OK(posix_trace_start(trid));
-    size_t n = drain(trid, v, 16);
+    size_t n = ct_drain(trid, v, 16);
     CT_CHECK(n >= 1, "no event in the stream after posix_trace_start: expected START");
-    CT_CHECK(is_event(trid, &v[0], POSIX_TRACE_START), "the first event read after start is"
+    CT_CHECK(ct_is_event(trid, &v[0], POSIX_TRACE_START), "the first event read after start is"
              " %s, not POSIX_TRACE_START (%zu events read)", CT_HEX(v[0].info.posix_event_id),
              n);
-    CT_CHECK(count(trid, v, n < 16 ? n : 16, POSIX_TRACE_START) == 1,
-             "%zu START events after one start", count(trid, v, n < 16 ? n : 16,
-                                                        POSIX_TRACE_START));
+    CT_CHECK(ct_count(trid, v, n < 16 ? n : 16, POSIX_TRACE_START) == 1,
+             "%zu START events after one start",
+             ct_count(trid, v, n < 16 ? n : 16, POSIX_TRACE_START));
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 
@@ -149,14 +67,14 @@ CT_TEST(start_event_restart, "start.start-event", "TRC",
 {
     /* Started a second time after a stop: a second START, after the STOP. */
     trace_id_t trid;
-    struct ev v[16];
+    struct ct_ev v[16];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     CT_SETUP_OK(posix_trace_stop(trid));
     CT_CHECK_OK(posix_trace_start(trid));
-    size_t n = drain(trid, v, 16), m = n < 16 ? n : 16;
-    CT_CHECK(count(trid, v, m, POSIX_TRACE_START) == 2, "start, stop, start: %zu START events"
-             " read, expected 2", count(trid, v, m, POSIX_TRACE_START));
+    size_t n = ct_drain(trid, v, 16), m = n < 16 ? n : 16;
+    CT_CHECK(ct_count(trid, v, m, POSIX_TRACE_START) == 2, "start, stop, start: %zu START events"
+             " read, expected 2", ct_count(trid, v, m, POSIX_TRACE_START));
     CT_CHECK(last_of(trid, v, m, POSIX_TRACE_START) > last_of(trid, v, m, POSIX_TRACE_STOP),
              "the second START is not after the STOP");
     CT_CHECK_OK(posix_trace_shutdown(trid));
@@ -168,14 +86,14 @@ CT_TEST(status_running, "start.status-running", "TRC",
     trace_id_t trid;
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_CHECK_OK(posix_trace_start(trid));
-    int s = status(trid).posix_stream_status;
+    int s = ct_status(trid).posix_stream_status;
     CT_CHECK(s == POSIX_TRACE_RUNNING, "after start, posix_stream_status is %d (%s), expected"
-             " POSIX_TRACE_RUNNING (%d)", s, state_name(s), POSIX_TRACE_RUNNING);
+             " POSIX_TRACE_RUNNING (%d)", s, ct_state_name(s), POSIX_TRACE_RUNNING);
     CT_SETUP_OK(posix_trace_stop(trid));
     CT_CHECK_OK(posix_trace_start(trid));
-    s = status(trid).posix_stream_status;
+    s = ct_status(trid).posix_stream_status;
     CT_CHECK(s == POSIX_TRACE_RUNNING, "after stop and start, posix_stream_status is %d (%s),"
-             " expected POSIX_TRACE_RUNNING (%d)", s, state_name(s), POSIX_TRACE_RUNNING);
+             " expected POSIX_TRACE_RUNNING (%d)", s, ct_state_name(s), POSIX_TRACE_RUNNING);
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 
@@ -183,52 +101,53 @@ CT_TEST(already_running, "start.already-running", "TRC",
         "posix_trace_start,posix_trace_get_status,posix_trace_trygetnext_event")
 {
     trace_id_t trid;
-    trace_event_id_t id = named("ct-between");
-    struct ev v[16];
+    trace_event_id_t id = ct_open_id("ct-between");
+    struct ct_ev v[16];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     posix_trace_event(id, "1", 1);
     CT_CHECK_OK(posix_trace_start(trid));
-    int s = status(trid).posix_stream_status;
+    int s = ct_status(trid).posix_stream_status;
     CT_CHECK(s == POSIX_TRACE_RUNNING, "start of a running stream left posix_stream_status %d"
-             " (%s), expected POSIX_TRACE_RUNNING", s, state_name(s));
+             " (%s), expected POSIX_TRACE_RUNNING", s, ct_state_name(s));
     posix_trace_event(id, "2", 1);
     CT_SETUP_OK(posix_trace_stop(trid));
-    size_t n = drain(trid, v, 16), m = n < 16 ? n : 16;
-    CT_CHECK(count(trid, v, m, POSIX_TRACE_START) == 1, "start of a running stream recorded"
+    size_t n = ct_drain(trid, v, 16), m = n < 16 ? n : 16;
+    CT_CHECK(ct_count(trid, v, m, POSIX_TRACE_START) == 1, "start of a running stream recorded"
              " a START: %zu START events read, expected 1",
-             count(trid, v, m, POSIX_TRACE_START));
-    CT_CHECK(count(trid, v, m, id) == 2, "the stream kept %zu of the 2 events recorded around"
-             " the second start: it must continue to run", count(trid, v, m, id));
+             ct_count(trid, v, m, POSIX_TRACE_START));
+    CT_CHECK(ct_count(trid, v, m, id) == 2, "the stream kept %zu of the 2 events recorded around"
+             " the second start: it must continue to run", ct_count(trid, v, m, id));
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 
 CT_TEST(full_no_effect_start, "start.full-no-effect", "TRC",
         "posix_trace_start,posix_trace_get_status,posix_trace_trygetnext_event")
 {
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL);
-    trace_event_id_t id = named("ct-fill");
-    static struct ev v[MAXEV];
+    trace_id_t trid = ct_small_stream(POSIX_TRACE_UNTIL_FULL);
+    trace_event_id_t id = ct_open_id("ct-fill");
+    static struct ct_ev v[MAXEV];
     CT_SETUP_OK(posix_trace_start(trid));
-    long filled = fill(trid, id);
-    struct posix_trace_status_info st = status(trid);
+    long filled = ct_fill(trid, id);
+    struct posix_trace_status_info st = ct_status(trid);
     if (st.posix_stream_status != POSIX_TRACE_SUSPENDED)
         CT_UNRESOLVED("an UNTIL_FULL stream reported FULL but %s: it did not stop itself",
-                      state_name(st.posix_stream_status));
+                      ct_state_name(st.posix_stream_status));
     CT_CHECK_OK(posix_trace_start(trid));
-    st = status(trid);
+    st = ct_status(trid);
     CT_CHECK(st.posix_stream_status == POSIX_TRACE_SUSPENDED &&
              st.posix_stream_full_status == POSIX_TRACE_FULL,
              "start of an UNTIL_FULL stream that stopped itself full changed its status to"
-             " %s/%s, expected it unchanged (SUSPENDED, FULL)", state_name(st.posix_stream_status),
+             " %s/%s, expected it unchanged (SUSPENDED, FULL)",
+             ct_state_name(st.posix_stream_status),
              st.posix_stream_full_status == POSIX_TRACE_FULL ? "FULL" : "NOT_FULL");
     /* Reading: START, the events, the automatic STOP, and at most one START
      * after it (the stream restarts when emptied; no second START). */
-    size_t n = drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV;
+    size_t n = ct_drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV;
     long stop = last_of(trid, v, m, POSIX_TRACE_STOP);
     CT_CHECK(stop >= 0, "no STOP read from an UNTIL_FULL stream that stopped itself");
-    size_t before = count(trid, v, (size_t)stop, POSIX_TRACE_START);
-    size_t after = count(trid, v + stop + 1, m - (size_t)stop - 1, POSIX_TRACE_START);
+    size_t before = ct_count(trid, v, (size_t)stop, POSIX_TRACE_START);
+    size_t after = ct_count(trid, v + stop + 1, m - (size_t)stop - 1, POSIX_TRACE_START);
     CT_CHECK(before == 1 && after <= 1, "start on the full stream recorded a START: %zu START"
              " before the automatic STOP and %zu after it (expected 1 and at most the one of"
              " the restart); %ld events filled it", before, after, filled);
@@ -239,22 +158,22 @@ CT_TEST(full_loop_start, "start.full-loop", "TRC",
         "posix_trace_start,posix_trace_stop,posix_trace_get_status,"
         "posix_trace_trygetnext_event")
 {
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP);
-    trace_event_id_t id = named("ct-fill");
-    static struct ev v[MAXEV];
+    trace_id_t trid = ct_small_stream(POSIX_TRACE_LOOP);
+    trace_event_id_t id = ct_open_id("ct-fill");
+    static struct ct_ev v[MAXEV];
     CT_SETUP_OK(posix_trace_start(trid));
-    fill(trid, id);
+    ct_fill(trid, id);
     CT_SETUP_OK(posix_trace_stop(trid));
-    struct posix_trace_status_info st = status(trid);
+    struct posix_trace_status_info st = ct_status(trid);
     if (st.posix_stream_status != POSIX_TRACE_SUSPENDED ||
         st.posix_stream_full_status != POSIX_TRACE_FULL)
         CT_UNSUPPORTED("stop of a full LOOP stream left it %s/%s: a SUSPENDED and FULL LOOP"
                        " stream cannot be made (ruling 13 reading B)",
-                       state_name(st.posix_stream_status),
+                       ct_state_name(st.posix_stream_status),
                        st.posix_stream_full_status == POSIX_TRACE_FULL ? "FULL" : "NOT_FULL");
     CT_CHECK_OK(posix_trace_start(trid));
-    st = status(trid);
-    size_t n = drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV;
+    st = ct_status(trid);
+    size_t n = ct_drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV;
     long last = last_of(trid, v, m, id);
     long start = last_of(trid, v, m, POSIX_TRACE_START);
     int started = start > last;
@@ -267,7 +186,7 @@ CT_TEST(full_loop_start, "start.full-loop", "TRC",
                  st.posix_stream_full_status == POSIX_TRACE_FULL,
                  "start of a SUSPENDED and FULL LOOP stream left it %s/%s and %s a START"
                  " (ruling 13: either START and RUNNING, or nothing changed)",
-                 state_name(st.posix_stream_status),
+                 ct_state_name(st.posix_stream_status),
                  st.posix_stream_full_status == POSIX_TRACE_FULL ? "FULL" : "NOT_FULL",
                  started ? "recorded" : "did not record");
     ct_note("start of a SUSPENDED/FULL LOOP stream: %s", started ? "START recorded, RUNNING"
@@ -280,17 +199,17 @@ CT_TEST(full_loop_start, "start.full-loop", "TRC",
 CT_TEST(stop_event, "stop.stop-event", "TRC", "posix_trace_stop,posix_trace_trygetnext_event")
 {
     trace_id_t trid;
-    trace_event_id_t id = named("ct-before-stop");
-    struct ev v[16];
+    trace_event_id_t id = ct_open_id("ct-before-stop");
+    struct ct_ev v[16];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     posix_trace_event(id, "a", 1);
     posix_trace_event(id, "b", 1);
     CT_CHECK_OK(posix_trace_stop(trid));
-    size_t n = drain(trid, v, 16), m = n < 16 ? n : 16;
+    size_t n = ct_drain(trid, v, 16), m = n < 16 ? n : 16;
     long stop = last_of(trid, v, m, POSIX_TRACE_STOP);
-    CT_CHECK(count(trid, v, m, POSIX_TRACE_STOP) == 1, "%zu STOP events read after one stop,"
-             " expected 1", count(trid, v, m, POSIX_TRACE_STOP));
+    CT_CHECK(ct_count(trid, v, m, POSIX_TRACE_STOP) == 1, "%zu STOP events read after one stop,"
+             " expected 1", ct_count(trid, v, m, POSIX_TRACE_STOP));
     CT_CHECK(stop > last_of(trid, v, m, id), "STOP (event %ld) is not after the events"
              " recorded before the stop (last at %ld)", stop + 1, last_of(trid, v, m, id) + 1);
     CT_CHECK_OK(posix_trace_shutdown(trid));
@@ -303,9 +222,9 @@ CT_TEST(status_suspended, "stop.status-suspended", "TRC",
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     CT_CHECK_OK(posix_trace_stop(trid));
-    int s = status(trid).posix_stream_status;
+    int s = ct_status(trid).posix_stream_status;
     CT_CHECK(s == POSIX_TRACE_SUSPENDED, "after stop, posix_stream_status is %d (%s), expected"
-             " POSIX_TRACE_SUSPENDED (%d)", s, state_name(s), POSIX_TRACE_SUSPENDED);
+             " POSIX_TRACE_SUSPENDED (%d)", s, ct_state_name(s), POSIX_TRACE_SUSPENDED);
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 
@@ -313,14 +232,14 @@ CT_TEST(stop_stops_recording, "stop.status-suspended", "TRC",
         "posix_trace_stop,posix_trace_event,posix_trace_trygetnext_event")
 {
     trace_id_t trid;
-    trace_event_id_t id = named("ct-after-stop");
-    struct ev v[16];
+    trace_event_id_t id = ct_open_id("ct-after-stop");
+    struct ct_ev v[16];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     CT_CHECK_OK(posix_trace_stop(trid));
     posix_trace_event(id, "x", 1);
-    size_t n = drain(trid, v, 16);
-    CT_CHECK(count(trid, v, n < 16 ? n : 16, id) == 0, "an event recorded after stop was"
+    size_t n = ct_drain(trid, v, 16);
+    CT_CHECK(ct_count(trid, v, n < 16 ? n : 16, id) == 0, "an event recorded after stop was"
              " reported: a SUSPENDED stream accepts no events");
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
@@ -329,54 +248,55 @@ CT_TEST(already_suspended, "stop.already-suspended", "TRC",
         "posix_trace_stop,posix_trace_get_status,posix_trace_trygetnext_event")
 {
     trace_id_t trid;
-    struct ev v[16];
+    struct ct_ev v[16];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_CHECK_OK(posix_trace_stop(trid));              /* never started */
-    int s = status(trid).posix_stream_status;
+    int s = ct_status(trid).posix_stream_status;
     CT_CHECK(s == POSIX_TRACE_SUSPENDED, "stop of a new stream left posix_stream_status %d"
-             " (%s)", s, state_name(s));
-    size_t n = drain(trid, v, 16);
-    CT_CHECK(count(trid, v, n < 16 ? n : 16, POSIX_TRACE_STOP) == 0,
+             " (%s)", s, ct_state_name(s));
+    size_t n = ct_drain(trid, v, 16);
+    CT_CHECK(ct_count(trid, v, n < 16 ? n : 16, POSIX_TRACE_STOP) == 0,
              "stop of a never-started stream recorded a STOP");
     CT_SETUP_OK(posix_trace_start(trid));
     CT_SETUP_OK(posix_trace_stop(trid));
     CT_CHECK_OK(posix_trace_stop(trid));              /* stopped already */
-    s = status(trid).posix_stream_status;
+    s = ct_status(trid).posix_stream_status;
     CT_CHECK(s == POSIX_TRACE_SUSPENDED, "a second stop left posix_stream_status %d (%s)", s,
-             state_name(s));
-    n = drain(trid, v, 16);
-    CT_CHECK(count(trid, v, n < 16 ? n : 16, POSIX_TRACE_STOP) == 1, "start, stop, stop:"
-             " %zu STOP events read, expected 1", count(trid, v, n < 16 ? n : 16,
-                                                       POSIX_TRACE_STOP));
+             ct_state_name(s));
+    n = ct_drain(trid, v, 16);
+    CT_CHECK(ct_count(trid, v, n < 16 ? n : 16, POSIX_TRACE_STOP) == 1, "start, stop, stop:"
+             " %zu STOP events read, expected 1",
+             ct_count(trid, v, n < 16 ? n : 16, POSIX_TRACE_STOP));
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 
 CT_TEST(full_no_effect_stop, "stop.full-no-effect", "TRC",
         "posix_trace_stop,posix_trace_get_status,posix_trace_trygetnext_event")
 {
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL);
-    trace_event_id_t id = named("ct-fill");
-    static struct ev v[MAXEV];
+    trace_id_t trid = ct_small_stream(POSIX_TRACE_UNTIL_FULL);
+    trace_event_id_t id = ct_open_id("ct-fill");
+    static struct ct_ev v[MAXEV];
     CT_SETUP_OK(posix_trace_start(trid));
-    fill(trid, id);
-    struct posix_trace_status_info st = status(trid);
+    ct_fill(trid, id);
+    struct posix_trace_status_info st = ct_status(trid);
     if (st.posix_stream_status != POSIX_TRACE_SUSPENDED)
         CT_UNRESOLVED("an UNTIL_FULL stream reported FULL but %s: it did not stop itself",
-                      state_name(st.posix_stream_status));
+                      ct_state_name(st.posix_stream_status));
     CT_CHECK_OK(posix_trace_stop(trid));
-    st = status(trid);
+    st = ct_status(trid);
     CT_CHECK(st.posix_stream_status == POSIX_TRACE_SUSPENDED &&
              st.posix_stream_full_status == POSIX_TRACE_FULL,
              "stop of an UNTIL_FULL stream that stopped itself full changed its status to"
-             " %s/%s, expected it unchanged (SUSPENDED, FULL)", state_name(st.posix_stream_status),
+             " %s/%s, expected it unchanged (SUSPENDED, FULL)",
+             ct_state_name(st.posix_stream_status),
              st.posix_stream_full_status == POSIX_TRACE_FULL ? "FULL" : "NOT_FULL");
-    size_t n = drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV, explicit_stops = 0;
+    size_t n = ct_drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV, explicit_stops = 0;
     for (size_t i = 0; i < m; i++)
-        if (is_event(trid, &v[i], POSIX_TRACE_STOP) && stop_auto(&v[i]) == 0)
+        if (ct_is_event(trid, &v[i], POSIX_TRACE_STOP) && stop_auto(&v[i]) == 0)
             explicit_stops++;
-    CT_CHECK(count(trid, v, m, POSIX_TRACE_STOP) == 1,
+    CT_CHECK(ct_count(trid, v, m, POSIX_TRACE_STOP) == 1,
              "stop of the full stream recorded a STOP: %zu STOP events read (%zu with auto 0),"
-             " expected only the automatic one", count(trid, v, m, POSIX_TRACE_STOP),
+             " expected only the automatic one", ct_count(trid, v, m, POSIX_TRACE_STOP),
              explicit_stops);
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
@@ -384,18 +304,18 @@ CT_TEST(full_no_effect_stop, "stop.full-no-effect", "TRC",
 CT_TEST(full_loop_stop, "stop.full-loop", "TRC",
         "posix_trace_stop,posix_trace_get_status,posix_trace_trygetnext_event")
 {
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP);
-    trace_event_id_t id = named("ct-fill");
-    static struct ev v[MAXEV];
+    trace_id_t trid = ct_small_stream(POSIX_TRACE_LOOP);
+    trace_event_id_t id = ct_open_id("ct-fill");
+    static struct ct_ev v[MAXEV];
     CT_SETUP_OK(posix_trace_start(trid));
-    fill(trid, id);
-    struct posix_trace_status_info st = status(trid);
+    ct_fill(trid, id);
+    struct posix_trace_status_info st = ct_status(trid);
     if (st.posix_stream_status != POSIX_TRACE_RUNNING)
         CT_UNRESOLVED("a full LOOP stream is %s, not RUNNING",
-                      state_name(st.posix_stream_status));
+                      ct_state_name(st.posix_stream_status));
     CT_CHECK_OK(posix_trace_stop(trid));
-    st = status(trid);
-    size_t n = drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV;
+    st = ct_status(trid);
+    size_t n = ct_drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV;
     long last = last_of(trid, v, m, id), stop = last_of(trid, v, m, POSIX_TRACE_STOP);
     int stopped = stop > last;
     if (st.posix_stream_status == POSIX_TRACE_RUNNING)
@@ -405,7 +325,7 @@ CT_TEST(full_loop_stop, "stop.full-loop", "TRC",
         CT_CHECK(st.posix_stream_status == POSIX_TRACE_SUSPENDED, "after stop of a full LOOP"
                  " stream, posix_stream_status is %d", st.posix_stream_status);
     ct_note("stop of a RUNNING/FULL LOOP stream: %s, STOP %s",
-            state_name(st.posix_stream_status), stopped ? "recorded" : "not recorded");
+            ct_state_name(st.posix_stream_status), stopped ? "recorded" : "not recorded");
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 

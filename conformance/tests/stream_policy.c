@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ct.h"
+#include "ct_stream.h"
 
 #define MAXREC 20000
 
@@ -38,37 +39,13 @@ struct rec {
 
 static struct rec recs[MAXREC];         /* what read_all() read */
 
-static trace_event_id_t open_id(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
 static const char *policy_name(int policy)
 {
     return policy == POSIX_TRACE_LOOP ? "LOOP" : "UNTIL_FULL";
 }
 
-/* A RUNNING stream with the given policy, asked for room for about 32
- * events carrying an unsigned (the setter may refuse: the default is kept). */
-static trace_id_t small_stream(int policy, int start)
-{
-    trace_attr_t attr;
-    trace_id_t trid;
-    size_t ev = 0;
-    CT_SETUP_OK(posix_trace_attr_init(&attr));
-    CT_SETUP_OK(posix_trace_attr_setstreamfullpolicy(&attr, policy));
-    if (posix_trace_attr_getmaxusereventsize(&attr, sizeof(unsigned), &ev) != 0 ||
-        posix_trace_attr_setstreamsize(&attr, 32 * (ev ? ev : 64)) != 0)
-        ct_note("stream-min-size could not be set: the default is used");
-    CT_SETUP_OK(posix_trace_create(0, &attr, &trid));
-    posix_trace_attr_destroy(&attr);
-    if (start)
-        CT_SETUP_OK(posix_trace_start(trid));
-    return trid;
-}
-
+/* The stream's status; a get_status that fails ends the test UNRESOLVED
+ * (setup), where ct_status() would end it FAIL. */
 static struct posix_trace_status_info status(trace_id_t trid)
 {
     struct posix_trace_status_info st;
@@ -88,11 +65,6 @@ static long fill_bound(trace_id_t trid)
     return size < 1000000 ? 4 * (long)size + 100000 : 4000000;
 }
 
-static void record_seq(trace_event_id_t id, unsigned seq)
-{
-    posix_trace_event(id, &seq, sizeof seq);
-}
-
 static unsigned seq_of(const struct rec *r)
 {
     unsigned s = ~0u;
@@ -107,7 +79,7 @@ static long try_fill_loop(trace_id_t trid, trace_event_id_t id, unsigned *seq)
 {
     long bound = fill_bound(trid);
     for (long n = 1; n <= bound; n++) {
-        record_seq(id, (*seq)++);
+        ct_record_seq(id, (*seq)++);
         if (status(trid).posix_stream_full_status == POSIX_TRACE_FULL)
             return n;
     }
@@ -131,7 +103,7 @@ static long try_fill_until_full(trace_id_t trid, trace_event_id_t id, unsigned *
 {
     long bound = fill_bound(trid);
     for (long n = 1; n <= bound; n++) {
-        record_seq(id, (*seq)++);
+        ct_record_seq(id, (*seq)++);
         if (status(trid).posix_stream_status == POSIX_TRACE_SUSPENDED)
             return n;
     }
@@ -152,7 +124,7 @@ static void overflow_loop(trace_id_t trid, trace_event_id_t id, unsigned *seq)
 {
     long n = fill_loop(trid, id, seq);
     for (long i = 0; i < 2 * n + 2; i++)
-        record_seq(id, (*seq)++);
+        ct_record_seq(id, (*seq)++);
 }
 
 /* Reads every event (trygetnext) into recs[]; their number. */
@@ -192,8 +164,7 @@ static double ts_sec(const struct rec *r)
 
 static int ts_equal(const struct rec *a, const struct rec *b)
 {
-    return a->info.posix_timestamp.tv_sec == b->info.posix_timestamp.tv_sec &&
-           a->info.posix_timestamp.tv_nsec == b->info.posix_timestamp.tv_nsec;
+    return ct_same_time(&a->info.posix_timestamp, &b->info.posix_timestamp);
 }
 
 /* ---- Lossless recording ---------------------------------------------------- */
@@ -203,7 +174,7 @@ CT_TEST(min_size_lossless, "stream.min-size-lossless", "TRC",
         "posix_trace_attr_getmaxsystemeventsize,posix_trace_event,posix_trace_getnext_event")
 {
     static const int policies[2] = { POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL };
-    trace_event_id_t id = open_id("ct.policy.lossless");
+    trace_event_id_t id = ct_open_id("ct.policy.lossless");
     for (int p = 0; p < 2; p++) {
         trace_attr_t attr;
         trace_id_t trid;
@@ -228,7 +199,7 @@ CT_TEST(min_size_lossless, "stream.min-size-lossless", "TRC",
         CT_SETUP_OK(posix_trace_create(0, &attr, &trid));
         CT_SETUP_OK(posix_trace_start(trid));
         for (long i = 0; i < n; i++)
-            record_seq(id, seq++);
+            ct_record_seq(id, seq++);
         CT_SETUP_OK(posix_trace_stop(trid));
         struct posix_trace_status_info st = status(trid);
         CT_CHECK(st.posix_stream_overrun_status == POSIX_TRACE_NO_OVERRUN,
@@ -264,8 +235,8 @@ CT_TEST(min_size_lossless, "stream.min-size-lossless", "TRC",
 CT_TEST(loop_keeps_running, "stream.loop-keeps-running", "TRC",
         "posix_trace_event,posix_trace_get_status")
 {
-    trace_event_id_t id = open_id("ct.policy.loop");
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.loop");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     unsigned seq = 0;
     long n = fill_loop(trid, id, &seq);
     struct posix_trace_status_info st = status(trid);
@@ -273,7 +244,7 @@ CT_TEST(loop_keeps_running, "stream.loop-keeps-running", "TRC",
              "a LOOP stream that filled up (FULL after %ld events) has stream status %d,"
              " expected RUNNING (%d)", n, st.posix_stream_status, POSIX_TRACE_RUNNING);
     for (long i = 0; i < 3 * n; i++) {
-        record_seq(id, seq++);
+        ct_record_seq(id, seq++);
         st = status(trid);
         CT_CHECK(st.posix_stream_status == POSIX_TRACE_RUNNING,
                  "a full LOOP stream stopped %ld events after it filled (status %d, expected"
@@ -285,8 +256,8 @@ CT_TEST(loop_keeps_running, "stream.loop-keeps-running", "TRC",
 CT_TEST(loop_overwrites_oldest, "stream.loop-overwrites-oldest", "TRC",
         "posix_trace_event,posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.policy.oldest");
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.oldest");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     unsigned seq = 0;
     overflow_loop(trid, id, &seq);
     int n = read_all(trid), users = 0;
@@ -315,8 +286,8 @@ CT_TEST(loop_overwrites_oldest, "stream.loop-overwrites-oldest", "TRC",
 CT_TEST(until_full_stops, "stream.until-full-stops", "TRC",
         "posix_trace_event,posix_trace_get_status")
 {
-    trace_event_id_t id = open_id("ct.policy.until");
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.until");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_UNTIL_FULL, 1);
     unsigned seq = 0;
     long n = try_fill_until_full(trid, id, &seq);
     CT_CHECK(n > 0, "an UNTIL_FULL stream was still RUNNING after %u events: it shall stop"
@@ -329,7 +300,7 @@ CT_TEST(until_full_stops, "stream.until-full-stops", "TRC",
              st.posix_stream_full_status, POSIX_TRACE_SUSPENDED, POSIX_TRACE_FULL);
     unsigned stopped_at = seq;
     for (int i = 0; i < 10; i++)
-        record_seq(id, seq++);
+        ct_record_seq(id, seq++);
     int got = read_all(trid);
     for (int i = 0; i < got; i++)
         CT_CHECK(!is(trid, i, id) || seq_of(&recs[i]) < stopped_at,
@@ -356,8 +327,8 @@ static int until_full_read(trace_id_t trid, trace_event_id_t id, int *last)
 CT_TEST(until_full_stop_reported, "stream.until-full-stop-reported", "TRC",
         "posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.policy.stop-reported");
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.stop-reported");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_UNTIL_FULL, 1);
     int last, n = until_full_read(trid, id, &last);
     CT_CHECK(last + 1 < n && is(trid, last + 1, POSIX_TRACE_STOP),
              "reading the UNTIL_FULL stream that stopped itself: the event after the last"
@@ -369,8 +340,8 @@ CT_TEST(until_full_stop_reported, "stream.until-full-stop-reported", "TRC",
 
 CT_TEST(stop_data_auto, "xsh211.stop-data-auto", "TRC", "posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.policy.stop-auto");
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.stop-auto");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_UNTIL_FULL, 1);
     int last, n = until_full_read(trid, id, &last);
     int stop = find(trid, n, last, POSIX_TRACE_STOP), value = 0;
     if (stop < 0)
@@ -386,8 +357,8 @@ CT_TEST(stop_data_auto, "xsh211.stop-data-auto", "TRC", "posix_trace_getnext_eve
 CT_TEST(until_full_restart, "stream.until-full-restart", "TRC",
         "posix_trace_getnext_event,posix_trace_get_status")
 {
-    trace_event_id_t id = open_id("ct.policy.restart");
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.restart");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_UNTIL_FULL, 1);
     int last;
     until_full_read(trid, id, &last);
     struct posix_trace_status_info st = status(trid);
@@ -400,9 +371,9 @@ CT_TEST(until_full_restart, "stream.until-full-restart", "TRC",
 CT_TEST(until_full_start_reported, "stream.until-full-start-reported", "TRC",
         "posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.policy.start-reported");
-    trace_event_id_t after = open_id("ct.policy.after-restart");
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.start-reported");
+    trace_event_id_t after = ct_open_id("ct.policy.after-restart");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_UNTIL_FULL, 1);
     int last, n = until_full_read(trid, id, &last);
     int stop = find(trid, n, last, POSIX_TRACE_STOP);
     if (stop < 0)
@@ -423,9 +394,9 @@ CT_TEST(until_full_start_reported, "stream.until-full-start-reported", "TRC",
 CT_TEST(until_full_reuses_read, "stream.until-full-reuses-read", "TRC",
         "posix_trace_getnext_event,posix_trace_event")
 {
-    trace_event_id_t id = open_id("ct.policy.reuse");
-    trace_event_id_t again = open_id("ct.policy.reuse.again");
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.reuse");
+    trace_event_id_t again = ct_open_id("ct.policy.reuse.again");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_UNTIL_FULL, 1);
     int last, n = until_full_read(trid, id, &last), held = 0;
     for (int i = 0; i < n; i++)
         held += is(trid, i, id);
@@ -433,7 +404,7 @@ CT_TEST(until_full_reuses_read, "stream.until-full-reuses-read", "TRC",
         CT_UNRESOLVED("the full UNTIL_FULL stream held only %d user events", held);
     status(trid);                                   /* resets the overrun status */
     for (int i = 0; i < held - 1; i++)
-        record_seq(again, (unsigned)i);
+        ct_record_seq(again, (unsigned)i);
     struct posix_trace_status_info st = status(trid);
     CT_CHECK(st.posix_stream_overrun_status == POSIX_TRACE_NO_OVERRUN &&
              st.posix_stream_status == POSIX_TRACE_RUNNING,
@@ -481,11 +452,11 @@ CT_TEST(status_values,
         "xsh211.stream-status-values,xsh211.full-status-values,xsh211.overrun-status-values",
         "TRC", "posix_trace_get_status")
 {
-    trace_event_id_t id = open_id("ct.policy.values");
+    trace_event_id_t id = ct_open_id("ct.policy.values");
     char when[96];
     for (int p = 0; p < 2; p++) {
         int policy = p == 0 ? POSIX_TRACE_LOOP : POSIX_TRACE_UNTIL_FULL;
-        trace_id_t trid = small_stream(policy, 0);
+        trace_id_t trid = ct_stream_for_32(policy, 0);
         long bound = fill_bound(trid), i;
         unsigned seq = 0;
         snprintf(when, sizeof when, "%s, after create", policy_name(policy));
@@ -498,7 +469,7 @@ CT_TEST(status_values,
         long full_at = -1;
         for (i = 0; i < bound && (full_at < 0 || i < 2 * full_at + 4); i++) {
             struct posix_trace_status_info st;
-            record_seq(id, seq++);
+            ct_record_seq(id, seq++);
             snprintf(when, sizeof when, "%s, after event %ld", policy_name(policy), i + 1);
             CT_SETUP_OK(posix_trace_get_status(trid, &st));
             if (full_at < 0 && st.posix_stream_full_status == POSIX_TRACE_FULL)
@@ -518,7 +489,7 @@ CT_TEST(status_values,
 CT_TEST(running_notfull, "xsh211.status-running-notfull", "TRC",
         "posix_trace_get_status,posix_trace_start")
 {
-    trace_event_id_t id = open_id("ct.policy.running");
+    trace_event_id_t id = ct_open_id("ct.policy.running");
     trace_id_t trid;
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
@@ -529,7 +500,7 @@ CT_TEST(running_notfull, "xsh211.status-running-notfull", "TRC",
              " and NOT_FULL (%d)", st.posix_stream_status, st.posix_stream_full_status,
              POSIX_TRACE_RUNNING, POSIX_TRACE_NOT_FULL);
     for (unsigned i = 0; i < 3; i++)
-        record_seq(id, i);
+        ct_record_seq(id, i);
     st = status(trid);
     CT_CHECK(st.posix_stream_status == POSIX_TRACE_RUNNING &&
              st.posix_stream_full_status == POSIX_TRACE_NOT_FULL,
@@ -541,8 +512,8 @@ CT_TEST(running_notfull, "xsh211.status-running-notfull", "TRC",
 CT_TEST(running_full_loop_only, "xsh211.status-running-full-loop-only", "TRC",
         "posix_trace_get_status")
 {
-    trace_event_id_t id = open_id("ct.policy.loop-only");
-    trace_id_t loop = small_stream(POSIX_TRACE_LOOP, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.loop-only");
+    trace_id_t loop = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     unsigned seq = 0;
     CT_CHECK(try_fill_loop(loop, id, &seq) > 0,
              "a LOOP stream never reported FULL in %u events", seq);
@@ -554,10 +525,10 @@ CT_TEST(running_full_loop_only, "xsh211.status-running-full-loop-only", "TRC",
              POSIX_TRACE_RUNNING, POSIX_TRACE_FULL);
     CT_SETUP_OK(posix_trace_shutdown(loop));
 
-    trace_id_t until = small_stream(POSIX_TRACE_UNTIL_FULL, 1);
+    trace_id_t until = ct_stream_for_32(POSIX_TRACE_UNTIL_FULL, 1);
     long bound = fill_bound(until), stopped_at = -1;
     for (long i = 0; i < bound && (stopped_at < 0 || i < stopped_at + 10); i++) {
-        record_seq(id, seq++);
+        ct_record_seq(id, seq++);
         st = status(until);
         CT_CHECK(!(st.posix_stream_status == POSIX_TRACE_RUNNING &&
                    st.posix_stream_full_status == POSIX_TRACE_FULL),
@@ -583,7 +554,7 @@ CT_TEST(running_full_loop_only, "xsh211.status-running-full-loop-only", "TRC",
 CT_TEST(suspended_notfull, "xsh211.status-suspended-notfull", "TRC",
         "posix_trace_get_status,posix_trace_create,posix_trace_stop")
 {
-    trace_event_id_t id = open_id("ct.policy.suspended");
+    trace_event_id_t id = ct_open_id("ct.policy.suspended");
     trace_id_t trid;
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     struct posix_trace_status_info st = status(trid);
@@ -593,7 +564,7 @@ CT_TEST(suspended_notfull, "xsh211.status-suspended-notfull", "TRC",
              " NOT_FULL (%d)", st.posix_stream_status, st.posix_stream_full_status,
              POSIX_TRACE_SUSPENDED, POSIX_TRACE_NOT_FULL);
     CT_SETUP_OK(posix_trace_start(trid));
-    record_seq(id, 1);
+    ct_record_seq(id, 1);
     CT_SETUP_OK(posix_trace_stop(trid));
     st = status(trid);
     CT_CHECK(st.posix_stream_status == POSIX_TRACE_SUSPENDED &&
@@ -606,8 +577,8 @@ CT_TEST(suspended_notfull, "xsh211.status-suspended-notfull", "TRC",
 CT_TEST(suspended_notfull_clear, "xsh211.status-suspended-notfull", "TRC",
         "posix_trace_get_status,posix_trace_clear")
 {
-    trace_event_id_t id = open_id("ct.policy.cleared");
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.cleared");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_UNTIL_FULL, 1);
     unsigned seq = 0;
     fill_until_full(trid, id, &seq);
     struct posix_trace_status_info st = status(trid);
@@ -632,7 +603,7 @@ CT_TEST(overrun_initial, "xsh211.overrun-initial", "TRC",
 {
     for (int p = 0; p < 2; p++) {
         int policy = p == 0 ? POSIX_TRACE_LOOP : POSIX_TRACE_UNTIL_FULL;
-        trace_id_t trid = small_stream(policy, 0);
+        trace_id_t trid = ct_stream_for_32(policy, 0);
         struct posix_trace_status_info st = status(trid);
         CT_CHECK(st.posix_stream_overrun_status == POSIX_TRACE_NO_OVERRUN,
                  "a new %s stream reports overrun status %d, expected NO_OVERRUN (%d)",
@@ -642,12 +613,12 @@ CT_TEST(overrun_initial, "xsh211.overrun-initial", "TRC",
 
 CT_TEST(overrun_loop, "xsh211.overrun-loop", "TRC", "posix_trace_get_status")
 {
-    trace_event_id_t id = open_id("ct.policy.overrun-loop");
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.overrun-loop");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     unsigned seq = 0;
     long n = fill_loop(trid, id, &seq);
     for (long i = 0; i < 2 * n + 2; i++)
-        record_seq(id, seq++);          /* certainly overwrites: no get_status between */
+        ct_record_seq(id, seq++);          /* certainly overwrites: no get_status between */
     struct posix_trace_status_info st = status(trid);
     CT_CHECK(st.posix_stream_overrun_status == POSIX_TRACE_OVERRUN,
              "a LOOP stream full after %ld events took %ld more (overwriting): overrun status"
@@ -657,12 +628,12 @@ CT_TEST(overrun_loop, "xsh211.overrun-loop", "TRC", "posix_trace_get_status")
 
 CT_TEST(overrun_until_full, "xsh211.overrun-until-full", "TRC", "posix_trace_get_status")
 {
-    trace_event_id_t id = open_id("ct.policy.overrun-until");
-    trace_id_t trid = small_stream(POSIX_TRACE_UNTIL_FULL, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.overrun-until");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_UNTIL_FULL, 1);
     unsigned seq = 0;
     fill_until_full(trid, id, &seq);
     status(trid);                               /* resets the overrun status */
-    record_seq(id, seq++);                      /* generated while full */
+    ct_record_seq(id, seq++);                      /* generated while full */
     struct posix_trace_status_info st = status(trid);
     CT_CHECK(st.posix_stream_overrun_status == POSIX_TRACE_OVERRUN,
              "an event generated while the UNTIL_FULL stream is full (SUSPENDED and FULL):"
@@ -687,8 +658,8 @@ static int read_overflowed(trace_id_t trid, trace_event_id_t id, int *ovf, int *
 
 CT_TEST(overflow_event, "xsh211.overflow-event", "TRC", "posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.policy.overflow");
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.overflow");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     int ovf, res, n = read_overflowed(trid, id, &ovf, &res);
     int first_user = find(trid, n, 0, id);
     CT_CHECK(ovf >= 0, "after a LOOP stream overwrote events, no POSIX_TRACE_OVERFLOW event"
@@ -700,8 +671,8 @@ CT_TEST(overflow_event, "xsh211.overflow-event", "TRC", "posix_trace_getnext_eve
 
 CT_TEST(resume_event, "xsh211.resume-event", "TRC", "posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.policy.resume");
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.resume");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     int ovf, res, n = read_overflowed(trid, id, &ovf, &res);
     if (ovf < 0)
         CT_UNRESOLVED("no OVERFLOW event was read (xsh211.overflow-event)");
@@ -715,8 +686,8 @@ CT_TEST(resume_event, "xsh211.resume-event", "TRC", "posix_trace_getnext_event")
 
 CT_TEST(resume_timestamp, "xsh211.resume-timestamp", "TRC", "posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.policy.resume-ts");
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.resume-ts");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     int ovf, res, n = read_overflowed(trid, id, &ovf, &res);
     if (res < 0 || res + 1 >= n)
         CT_UNRESOLVED("no RESUME event followed by an event was read (xsh211.resume-event)");
@@ -731,8 +702,8 @@ CT_TEST(resume_timestamp, "xsh211.resume-timestamp", "TRC", "posix_trace_getnext
 CT_TEST(resume_before_first_valid, "xsh211.resume-before-first-valid", "TRC",
         "posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.policy.first-valid");
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.first-valid");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     int ovf, res, n = read_overflowed(trid, id, &ovf, &res);
     if (res < 0)
         CT_UNRESOLVED("no RESUME event was read (xsh211.resume-event)");
@@ -749,8 +720,8 @@ CT_TEST(resume_before_first_valid, "xsh211.resume-before-first-valid", "TRC",
 CT_TEST(overflow_timestamp, "xsh211.overflow-timestamp", "TRC",
         "posix_trace_getnext_event,posix_trace_attr_getclockres")
 {
-    trace_event_id_t id = open_id("ct.policy.overflow-ts");
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.overflow-ts");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     trace_attr_t a;
     struct timespec res_ts;
     CT_SETUP_OK(posix_trace_attr_init(&a));
@@ -765,7 +736,7 @@ CT_TEST(overflow_timestamp, "xsh211.overflow-timestamp", "TRC",
         CT_UNRESOLVED("no START event was read from the started stream");
     struct rec start = recs[s];
     unsigned seq = 0;
-    record_seq(id, seq++);
+    ct_record_seq(id, seq++);
     ct_sleep_ms(20);
     overflow_loop(trid, id, &seq);
     n = read_all(trid);
@@ -788,8 +759,8 @@ CT_TEST(overflow_timestamp, "xsh211.overflow-timestamp", "TRC",
 CT_TEST(overflow_resume_no_data, "xsh211.overflow-resume-no-data", "TRC",
         "posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.policy.no-data");
-    trace_id_t trid = small_stream(POSIX_TRACE_LOOP, 1);
+    trace_event_id_t id = ct_open_id("ct.policy.no-data");
+    trace_id_t trid = ct_stream_for_32(POSIX_TRACE_LOOP, 1);
     int ovf, res;
     read_overflowed(trid, id, &ovf, &res);
     if (ovf < 0 || res < 0)

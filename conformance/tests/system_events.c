@@ -21,51 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "ct.h"
-
-#if defined(POSIX_TRACE_UNNAMED_USEREVENT)
-#define CT_UNNAMED POSIX_TRACE_UNNAMED_USEREVENT
-#elif defined(POSIX_TRACE_UNNAMED_USER_EVENT)
-#define CT_UNNAMED POSIX_TRACE_UNNAMED_USER_EVENT
-#else
-#define CT_UNNAMED POSIX_TRACE_UNNAMED_USEREVENT
-#endif
-
-struct rec {
-    struct posix_trace_event_info info;
-    size_t len;
-    unsigned char data[512];
-};
-
-static trace_event_id_t open_id(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
-static trace_id_t new_stream(void)
-{
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
-    return trid;
-}
-
-static int next_event(trace_id_t trid, struct rec *r)
-{
-    int unavailable = -1;
-    r->len = 0;
-    CT_SETUP_OK(posix_trace_trygetnext_event(trid, &r->info, r->data, sizeof r->data,
-                                             &r->len, &unavailable));
-    return unavailable == 0;
-}
-
-static int next_of(trace_id_t trid, trace_event_id_t id, struct rec *r)
-{
-    while (next_event(trid, r))
-        if (posix_trace_eventid_equal(trid, r->info.posix_event_id, id))
-            return 1;
-    return 0;
-}
+#include "ct_stream.h"
 
 /* The TRC system events (XSH 2.11.2, Trace Option: System Trace Events). */
 static const char *const trc_names[5] = {
@@ -103,7 +59,7 @@ CT_TEST(sysevent_id_type, "xsh211.sysevent-id-type", "TRC", "posix_trace_eventid
         names[n++] = "POSIX_TRACE_FLUSH_STOP";
     }
 #endif
-    trace_id_t trid = new_stream();
+    trace_id_t trid = ct_new_stream(NULL, 0);
     for (int i = 0; i < n; i++) {
         CT_CHECK(posix_trace_eventid_equal(trid, ids[i], ids[i]) != 0,
                  "eventid_equal(%s, %s) returned 0", names[i], names[i]);
@@ -119,7 +75,7 @@ CT_TEST(sysevents_trc, "xsh211.sysevents-trc", "TRC", "posix_trace_eventid_get_n
     trace_event_id_t ids[5] = { POSIX_TRACE_ERROR, POSIX_TRACE_START, POSIX_TRACE_STOP,
                                 POSIX_TRACE_OVERFLOW, POSIX_TRACE_RESUME };
     char name[CT_EVENT_NAME_BUF];
-    trace_id_t trid = new_stream();
+    trace_id_t trid = ct_new_stream(NULL, 0);
     for (int i = 0; i < 5; i++) {
         memset(name, 'x', sizeof name);
         int rc = posix_trace_eventid_get_name(trid, ids[i], name);
@@ -135,7 +91,7 @@ CT_TEST(unnamed_userevent, "xsh211.unnamed-userevent", "TRC", "posix_trace_event
 {
     char name[CT_EVENT_NAME_BUF];
     trace_event_id_t unnamed = CT_UNNAMED;
-    trace_id_t trid = new_stream();
+    trace_id_t trid = ct_new_stream(NULL, 0);
 #if defined(POSIX_TRACE_UNNAMED_USEREVENT) && defined(POSIX_TRACE_UNNAMED_USER_EVENT)
     trace_event_id_t a = POSIX_TRACE_UNNAMED_USEREVENT, b = POSIX_TRACE_UNNAMED_USER_EVENT;
     CT_CHECK(posix_trace_eventid_equal(trid, a, b) != 0,
@@ -156,10 +112,10 @@ CT_TEST(start_data, "xsh211.start-data", "TRC", "posix_trace_start,posix_trace_g
 {
     if (ct_option("TEF"))
         CT_UNSUPPORTED("TEF is supported: START carries the filter (xsh211.start-data-tef)");
-    struct rec r;
-    trace_id_t trid = new_stream();
+    struct ct_rec r;
+    trace_id_t trid = ct_new_stream(NULL, 0);
     CT_SETUP_OK(posix_trace_start(trid));
-    if (!next_of(trid, POSIX_TRACE_START, &r))
+    if (!ct_next_of(trid, POSIX_TRACE_START, &r))
         CT_UNRESOLVED("no START event was read after posix_trace_start");
     CT_CHECK(r.len == 0, "without TEF, the START event carries %zu bytes of data, expected"
              " none", r.len);
@@ -168,12 +124,12 @@ CT_TEST(start_data, "xsh211.start-data", "TRC", "posix_trace_start,posix_trace_g
 CT_TEST(stop_data_explicit, "xsh211.stop-data-explicit", "TRC",
         "posix_trace_stop,posix_trace_getnext_event")
 {
-    struct rec r;
+    struct ct_rec r;
     int value = -1;
-    trace_id_t trid = new_stream();
+    trace_id_t trid = ct_new_stream(NULL, 0);
     CT_SETUP_OK(posix_trace_start(trid));
     CT_SETUP_OK(posix_trace_stop(trid));
-    if (!next_of(trid, POSIX_TRACE_STOP, &r))
+    if (!ct_next_of(trid, POSIX_TRACE_STOP, &r))
         CT_UNRESOLVED("no STOP event was read after posix_trace_stop");
     CT_CHECK(r.len == sizeof value, "the STOP event of posix_trace_stop carries %zu bytes of"
              " data, expected an int (%zu bytes)", r.len, sizeof value);
@@ -185,11 +141,11 @@ CT_TEST(stop_data_explicit, "xsh211.stop-data-explicit", "TRC",
 CT_TEST(sysevent_prog_address, "xsh211.sysevent-prog-address", "TRC",
         "posix_trace_start,posix_trace_stop,posix_trace_getnext_event")
 {
-    struct rec start, stop;
-    trace_id_t trid = new_stream();
+    struct ct_rec start, stop;
+    trace_id_t trid = ct_new_stream(NULL, 0);
     CT_SETUP_OK(posix_trace_start(trid));
     CT_SETUP_OK(posix_trace_stop(trid));
-    if (!next_of(trid, POSIX_TRACE_START, &start) || !next_of(trid, POSIX_TRACE_STOP, &stop))
+    if (!ct_next_of(trid, POSIX_TRACE_START, &start) || !ct_next_of(trid, POSIX_TRACE_STOP, &stop))
         CT_UNRESOLVED("START and STOP were not both read after posix_trace_start and"
                       " posix_trace_stop");
     CT_CHECK(start.info.posix_prog_address != NULL,
@@ -203,17 +159,17 @@ CT_TEST(sysevent_prog_address, "xsh211.sysevent-prog-address", "TRC",
 CT_TEST(user_prog_address, "xsh211.user-prog-address", "TRC",
         "posix_trace_event,posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.system.prog");
-    struct rec r;
+    trace_event_id_t id = ct_open_id("ct.system.prog");
+    struct ct_rec r;
     void *site[4];
-    trace_id_t trid = new_stream();
+    trace_id_t trid = ct_new_stream(NULL, 0);
     CT_SETUP_OK(posix_trace_start(trid));
     for (int i = 0; i < 3; i++)
         posix_trace_event(id, &i, sizeof i);            /* call site A, three times */
     posix_trace_event(id, "b", 1);                      /* call site B */
     CT_SETUP_OK(posix_trace_stop(trid));
     for (int i = 0; i < 4; i++) {
-        if (!next_of(trid, id, &r))
+        if (!ct_next_of(trid, id, &r))
             CT_UNRESOLVED("only %d of the 4 user events recorded were read back", i);
         site[i] = r.info.posix_prog_address;
         CT_CHECK(site[i] != NULL, "user event %d has posix_prog_address NULL", i + 1);
@@ -233,10 +189,10 @@ CT_TEST(sysevent_pid_zero, "xsh211.sysevent-pid-zero,xsh211.sysevent-thread-zero
         CT_UNSUPPORTED("without TEF the implementation cannot say which system events are"
                        " process-independent (POSIX_TRACE_WOPID_EVENTS, ruling 15)");
     trace_event_set_t wopid;
-    trace_event_id_t id = open_id("ct.system.wopid");
+    trace_event_id_t id = ct_open_id("ct.system.wopid");
     trace_attr_t attr;
     trace_id_t trid;
-    struct rec r;
+    struct ct_rec r;
     pthread_t zero;
     int checked = 0, n = 0;
     memset(&zero, 0, sizeof zero);
@@ -256,7 +212,7 @@ CT_TEST(sysevent_pid_zero, "xsh211.sysevent-pid-zero,xsh211.sysevent-thread-zero
         for (int i = 0; i < 20000; i++)
             posix_trace_event(id, &i, sizeof i);
         for (int pass = 0; pass < 2; pass++) {
-            while (next_event(trid, &r)) {
+            while (ct_next_event(trid, &r)) {
                 int member = 0;
                 n++;
                 CT_SETUP_OK(posix_trace_eventset_ismember(r.info.posix_event_id, &wopid,

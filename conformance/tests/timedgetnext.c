@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include "ct.h"
+#include "ct_stream.h"
 
 #define WATCHDOG_MS 3000
 
@@ -25,29 +26,6 @@ struct rec {
     size_t len;
     unsigned char data[64];
 };
-
-static trace_event_id_t open_id(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
-static trace_id_t new_stream(int start)
-{
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
-    if (start)
-        CT_SETUP_OK(posix_trace_start(trid));
-    return trid;
-}
-
-static double mono_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 /* Reads until the stream is empty. */
 static void drain(trace_id_t trid)
@@ -85,7 +63,7 @@ static void *watchdog(void *unused)
 
 static void watchdog_start(void)
 {
-    dog.id = open_id("ct.timedgetnext.watchdog");
+    dog.id = ct_open_id("ct.timedgetnext.watchdog");
     atomic_store(&dog.stop, 0);
     CT_SETUP_OK(pthread_create(&dog.thread, NULL, watchdog, NULL));
 }
@@ -114,14 +92,14 @@ static const char *what_came(trace_id_t trid, const struct rec *r, int rc)
 CT_TEST(reports, "timedgetnext.reports", "TRC", "posix_trace_timedgetnext_event")
 {
     static const char payload[] = "timed";
-    trace_event_id_t id = open_id("ct.timedgetnext.reports");
-    trace_id_t trid = new_stream(1);
+    trace_event_id_t id = ct_open_id("ct.timedgetnext.reports");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     struct rec r;
     int unavailable;
     posix_trace_event(id, payload, sizeof payload);
 
     struct timespec at = ct_abstime_in_ms(1000);
-    double t0 = mono_now();
+    double t0 = ct_mono_now();
     do {
         unavailable = 12345;
         int rc = timed(trid, &r, &unavailable, &at);
@@ -129,7 +107,7 @@ CT_TEST(reports, "timedgetnext.reports", "TRC", "posix_trace_timedgetnext_event"
                  "timedgetnext_event on a stream holding events returned %s with"
                  " *unavailable %d, expected 0 and an event", ct_errname(rc), unavailable);
     } while (!posix_trace_eventid_equal(trid, r.info.posix_event_id, id));
-    double took = mono_now() - t0;
+    double took = ct_mono_now() - t0;
     CT_CHECK(r.len == sizeof payload && memcmp(r.data, payload, sizeof payload) == 0,
              "the event came with data_len %zu, expected the %zu bytes recorded", r.len,
              sizeof payload);
@@ -140,16 +118,16 @@ CT_TEST(reports, "timedgetnext.reports", "TRC", "posix_trace_timedgetnext_event"
 CT_TEST(waits_until_abstime, "timedgetnext.waits-until-abstime", "TRC",
         "posix_trace_timedgetnext_event")
 {
-    trace_id_t trid = new_stream(1);
+    trace_id_t trid = ct_new_stream(NULL, 1);
     struct rec r;
     int unavailable;
     drain(trid);
     watchdog_start();
     struct timespec at = ct_abstime_in_ms(200), now;
-    double t0 = mono_now();
+    double t0 = ct_mono_now();
     int rc = timed(trid, &r, &unavailable, &at);
     clock_gettime(CLOCK_REALTIME, &now);
-    double took = mono_now() - t0;
+    double took = ct_mono_now() - t0;
     watchdog_stop();
     CT_CHECK(rc == ETIMEDOUT, "timedgetnext_event on an empty stream with abstime 200 ms ahead"
              " returned %s after %.3f s%s, expected ETIMEDOUT", ct_errname(rc), took,
@@ -163,7 +141,7 @@ CT_TEST(waits_until_abstime, "timedgetnext.waits-until-abstime", "TRC",
 
 CT_TEST(past_abstime, "timedgetnext.past-abstime", "TRC", "posix_trace_timedgetnext_event")
 {
-    trace_id_t trid = new_stream(1);
+    trace_id_t trid = ct_new_stream(NULL, 1);
     struct rec r;
     int unavailable;
     drain(trid);
@@ -171,9 +149,9 @@ CT_TEST(past_abstime, "timedgetnext.past-abstime", "TRC", "posix_trace_timedgetn
     const char *what[2] = { "1 s ago", "the Epoch" };
     watchdog_start();
     for (int k = 0; k < 2; k++) {
-        double t0 = mono_now();
+        double t0 = ct_mono_now();
         int rc = timed(trid, &r, &unavailable, &past[k]);
-        double took = mono_now() - t0;
+        double took = ct_mono_now() - t0;
         CT_CHECK(rc == ETIMEDOUT, "timedgetnext_event on an empty stream with abstime %s"
                  " returned %s after %.3f s%s, expected ETIMEDOUT", what[k], ct_errname(rc),
                  took, what_came(trid, &r, rc));
@@ -185,15 +163,15 @@ CT_TEST(past_abstime, "timedgetnext.past-abstime", "TRC", "posix_trace_timedgetn
 
 CT_TEST(realtime_clock, "timedgetnext.realtime-clock", "TRC", "posix_trace_timedgetnext_event")
 {
-    trace_id_t trid = new_stream(1);
+    trace_id_t trid = ct_new_stream(NULL, 1);
     struct rec r;
     int unavailable;
     drain(trid);
     watchdog_start();
     struct timespec at = ct_abstime_in_ms(200);
-    double t0 = mono_now();
+    double t0 = ct_mono_now();
     int rc = timed(trid, &r, &unavailable, &at);
-    double took = mono_now() - t0;
+    double took = ct_mono_now() - t0;
     watchdog_stop();
     CT_CHECK(rc == ETIMEDOUT && took >= 0.150 && took < 2.5,
              "abstime = CLOCK_REALTIME + 200 ms: timedgetnext_event returned %s after %.3f s"
@@ -205,8 +183,8 @@ CT_TEST(realtime_clock, "timedgetnext.realtime-clock", "TRC", "posix_trace_timed
 CT_TEST(no_timeout_if_available, "timedgetnext.no-timeout-if-available", "TRC",
         "posix_trace_timedgetnext_event")
 {
-    trace_event_id_t id = open_id("ct.timedgetnext.available");
-    trace_id_t trid = new_stream(1);
+    trace_event_id_t id = ct_open_id("ct.timedgetnext.available");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     struct rec r;
     int unavailable;
     posix_trace_event(id, "here", 4);
@@ -226,8 +204,8 @@ CT_TEST(no_timeout_if_available, "timedgetnext.no-timeout-if-available", "TRC",
 CT_TEST(abstime_unchecked, "timedgetnext.abstime-unchecked-if-available", "TRC",
         "posix_trace_timedgetnext_event")
 {
-    trace_event_id_t id = open_id("ct.timedgetnext.unchecked");
-    trace_id_t trid = new_stream(1);
+    trace_event_id_t id = ct_open_id("ct.timedgetnext.unchecked");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     struct rec r;
     int unavailable;
     posix_trace_event(id, "x", 1);
@@ -249,15 +227,14 @@ CT_TEST(einval_trid, "timedgetnext.EINVAL-trid", "TRC", "posix_trace_timedgetnex
 {
     struct rec r;
     int unavailable;
-    trace_id_t dead = new_stream(0);
-    CT_SETUP_OK(posix_trace_shutdown(dead));
+    trace_id_t dead = ct_dead_stream();
     struct timespec at = ct_abstime_in_ms(100);
     CT_CHECK_ERR(timed(dead, &r, &unavailable, &at), EINVAL);
 }
 
 CT_TEST(einval_abstime, "timedgetnext.EINVAL-abstime", "TRC", "posix_trace_timedgetnext_event")
 {
-    trace_id_t trid = new_stream(1);
+    trace_id_t trid = ct_new_stream(NULL, 1);
     struct rec r;
     int unavailable;
     drain(trid);
@@ -268,9 +245,9 @@ CT_TEST(einval_abstime, "timedgetnext.EINVAL-abstime", "TRC", "posix_trace_timed
     bad[1].tv_nsec = -1;
     watchdog_start();
     for (int k = 0; k < 2; k++) {
-        double t0 = mono_now();
+        double t0 = ct_mono_now();
         int rc = timed(trid, &r, &unavailable, &bad[k]);
-        double took = mono_now() - t0;
+        double took = ct_mono_now() - t0;
         CT_CHECK(rc == EINVAL, "timedgetnext_event on an empty stream with abstime tv_nsec"
                  " %ld returned %s after %.3f s%s, expected EINVAL", bad[k].tv_nsec,
                  ct_errname(rc), took, what_came(trid, &r, rc));
@@ -280,8 +257,8 @@ CT_TEST(einval_abstime, "timedgetnext.EINVAL-abstime", "TRC", "posix_trace_timed
 
 CT_TEST(etimedout, "timedgetnext.ETIMEDOUT", "TRC", "posix_trace_timedgetnext_event")
 {
-    trace_event_id_t marker = open_id("ct.timedgetnext.marker");
-    trace_id_t trid = new_stream(1);
+    trace_event_id_t marker = ct_open_id("ct.timedgetnext.marker");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     struct rec r;
     int unavailable;
     drain(trid);

@@ -18,29 +18,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include "ct.h"
-
-static trace_event_id_t open_id(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
-static trace_id_t new_stream(int start)
-{
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
-    if (start)
-        CT_SETUP_OK(posix_trace_start(trid));
-    return trid;
-}
-
-static double mono_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
+#include "ct_stream.h"
 
 /* Reads until the stream is empty (bounded: nothing records meanwhile).
  * Each call is a trygetnext_event too: it must not block. */
@@ -51,10 +29,10 @@ static void drain(trace_id_t trid)
     size_t len;
     int unavailable = 0;
     for (int n = 0; n < 10000; n++) {
-        double t0 = mono_now();
+        double t0 = ct_mono_now();
         CT_SETUP_OK(posix_trace_trygetnext_event(trid, &info, data, sizeof data, &len,
                                                  &unavailable));
-        double took = mono_now() - t0;
+        double took = ct_mono_now() - t0;
         CT_CHECK(took < 0.5, "trygetnext_event took %.3f s to return (%s): it shall not"
                  " block", took, unavailable ? "no event" : "with an event");
         if (unavailable)
@@ -89,7 +67,7 @@ static void *watchdog(void *unused)
 static void watchdog_start(trace_id_t suspended)
 {
     dog.suspended = suspended;
-    dog.id = open_id("ct.trygetnext.watchdog");
+    dog.id = ct_open_id("ct.trygetnext.watchdog");
     atomic_store(&dog.stop, 0);
     CT_SETUP_OK(pthread_create(&dog.thread, NULL, watchdog, NULL));
 }
@@ -103,8 +81,8 @@ static void watchdog_stop(void)
 CT_TEST(reports, "trygetnext.reports", "TRC", "posix_trace_trygetnext_event")
 {
     static const char payload[] = "trygetnext";
-    trace_event_id_t id = open_id("ct.trygetnext.reports");
-    trace_id_t trid = new_stream(1);
+    trace_event_id_t id = ct_open_id("ct.trygetnext.reports");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     struct posix_trace_event_info info;
     char data[64];
     size_t len;
@@ -134,15 +112,15 @@ CT_TEST(no_block, "trygetnext.no-block", "TRC", "posix_trace_trygetnext_event")
     char data[64];
     size_t len;
     int unavailable;
-    trace_id_t suspended = new_stream(0), running = new_stream(1);
+    trace_id_t suspended = ct_new_stream(NULL, 0), running = ct_new_stream(NULL, 1);
     trace_id_t streams[2] = { running, suspended };
     watchdog_start(suspended);
     drain(running);
     for (int k = 0; k < 2; k++) {
-        double t0 = mono_now();
+        double t0 = ct_mono_now();
         int rc = posix_trace_trygetnext_event(streams[k], &info, data, sizeof data, &len,
                                               &unavailable);
-        double took = mono_now() - t0;
+        double took = ct_mono_now() - t0;
         CT_CHECK(rc == 0, "trygetnext_event on an empty %s stream returned %s, expected 0",
                  k == 0 ? "RUNNING" : "SUSPENDED (never started)", ct_errname(rc));
         CT_CHECK(took < 0.5, "trygetnext_event on an empty %s stream took %.3f s to return:"
@@ -153,8 +131,8 @@ CT_TEST(no_block, "trygetnext.no-block", "TRC", "posix_trace_trygetnext_event")
 
 CT_TEST(unavailable_zero, "trygetnext.unavailable-zero", "TRC", "posix_trace_trygetnext_event")
 {
-    trace_event_id_t id = open_id("ct.trygetnext.zero");
-    trace_id_t trid = new_stream(1);
+    trace_event_id_t id = ct_open_id("ct.trygetnext.zero");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     struct posix_trace_event_info info;
     char data[64];
     size_t len;
@@ -188,7 +166,7 @@ CT_TEST(unavailable_nonzero, "trygetnext.unavailable-nonzero", "TRC",
     char data[64];
     size_t len;
     int unavailable, rc;
-    trace_id_t trid = new_stream(1), fresh = new_stream(0);
+    trace_id_t trid = ct_new_stream(NULL, 1), fresh = ct_new_stream(NULL, 0);
     watchdog_start(fresh);
 
     unavailable = 0;                            /* never started: empty */
@@ -214,8 +192,8 @@ CT_TEST(einval_trid, "trygetnext.EINVAL-trid", "TRC", "posix_trace_trygetnext_ev
     char data[64];
     size_t len;
     int unavailable;
-    trace_id_t dead = new_stream(1);
-    posix_trace_event(open_id("ct.trygetnext.dead"), "", 0);
+    trace_id_t dead = ct_new_stream(NULL, 1);
+    posix_trace_event(ct_open_id("ct.trygetnext.dead"), "", 0);
     CT_SETUP_OK(posix_trace_shutdown(dead));
     CT_CHECK_ERR(posix_trace_trygetnext_event(dead, &info, data, sizeof data, &len,
                                               &unavailable), EINVAL);

@@ -15,47 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "ct.h"
-
-#if defined(POSIX_TRACE_UNNAMED_USEREVENT)
-#define CT_UNNAMED POSIX_TRACE_UNNAMED_USEREVENT
-#elif defined(POSIX_TRACE_UNNAMED_USER_EVENT)
-#define CT_UNNAMED POSIX_TRACE_UNNAMED_USER_EVENT
-#else
-#define CT_UNNAMED POSIX_TRACE_UNNAMED_USEREVENT
-#endif
+#include "ct_stream.h"
 
 #define MAXIDS 4096
-
-struct rec {
-    struct posix_trace_event_info info;
-    size_t len;
-    unsigned char data[256];
-};
-
-static trace_event_id_t open_id(const char *name)
-{
-    trace_event_id_t id;
-    CT_SETUP_OK(posix_trace_eventid_open(name, &id));
-    return id;
-}
-
-static trace_id_t new_stream(int start)
-{
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
-    if (start)
-        CT_SETUP_OK(posix_trace_start(trid));
-    return trid;
-}
-
-static int next_event(trace_id_t trid, struct rec *r)
-{
-    int unavailable = -1;
-    r->len = 0;
-    CT_SETUP_OK(posix_trace_trygetnext_event(trid, &r->info, r->data, sizeof r->data,
-                                             &r->len, &unavailable));
-    return unavailable == 0;
-}
 
 CT_TEST(one_to_one, "xbd419.one-to-one", "TRC",
         "posix_trace_eventid_open,posix_trace_trid_eventid_open,posix_trace_eventid_equal,"
@@ -64,10 +26,10 @@ CT_TEST(one_to_one, "xbd419.one-to-one", "TRC",
     enum { N = 5 };
     trace_event_id_t ids[N], again;
     char names[N][32], back[CT_EVENT_NAME_BUF];
-    trace_id_t trid = new_stream(0);
+    trace_id_t trid = ct_new_stream(NULL, 0);
     for (int i = 0; i < N; i++) {
         snprintf(names[i], sizeof names[i], "ct.xbd419.name%d", i);
-        ids[i] = open_id(names[i]);
+        ids[i] = ct_open_id(names[i]);
     }
     for (int i = 0; i < N; i++) {
         for (int j = i + 1; j < N; j++)
@@ -109,11 +71,11 @@ CT_TEST(event_has_type, "xbd419.event-has-type", "TRC",
         "posix_trace_eventid_get_name")
 {
     static trace_event_id_t list[MAXIDS];
-    trace_event_id_t a = open_id("ct.xbd419.a"), b = open_id("ct.xbd419.b");
+    trace_event_id_t a = ct_open_id("ct.xbd419.a"), b = ct_open_id("ct.xbd419.b");
     trace_attr_t attr;
     trace_id_t trid;
     size_t ev = 0;
-    struct rec r;
+    struct ct_rec r;
     char name[CT_EVENT_NAME_BUF];
 
     /* A small LOOP stream, overflowed: START, user events of two names and
@@ -140,7 +102,7 @@ CT_TEST(event_has_type, "xbd419.event-has-type", "TRC",
         n++;
     }
     int read = 0;
-    while (next_event(trid, &r)) {
+    while (ct_next_event(trid, &r)) {
         int listed = 0;
         for (int i = 0; i < n && !listed; i++)
             listed = posix_trace_eventid_equal(trid, list[i], r.info.posix_event_id);
@@ -164,16 +126,16 @@ static void *record_in_thread(void *id)
 
 CT_TEST(pid, "xbd419.pid", "TRC", "posix_trace_event,posix_trace_getnext_event")
 {
-    trace_event_id_t id = open_id("ct.xbd419.pid");
-    trace_id_t trid = new_stream(1);
+    trace_event_id_t id = ct_open_id("ct.xbd419.pid");
+    trace_id_t trid = ct_new_stream(NULL, 1);
     pthread_t th;
-    struct rec r;
+    struct ct_rec r;
     int v = 1, users = 0;
     posix_trace_event(id, &v, sizeof v);
     CT_SETUP_OK(pthread_create(&th, NULL, record_in_thread, &id));
     CT_SETUP_OK(pthread_join(th, NULL));
     CT_SETUP_OK(posix_trace_stop(trid));
-    while (next_event(trid, &r)) {
+    while (ct_next_event(trid, &r)) {
         if (!posix_trace_eventid_equal(trid, r.info.posix_event_id, id))
             continue;
         users++;
@@ -199,7 +161,7 @@ CT_TEST(controller_operations, "xsh211.controller-operations", "TRC",
     if (ct_option("TEF")) {
         trace_event_set_t set;
         CT_SETUP_OK(posix_trace_eventset_empty(&set));
-        CT_SETUP_OK(posix_trace_eventset_add(open_id("ct.xbd419.filtered"), &set));
+        CT_SETUP_OK(posix_trace_eventset_add(ct_open_id("ct.xbd419.filtered"), &set));
         CT_CHECK_OK(posix_trace_set_filter(trid, &set, POSIX_TRACE_SET_EVENTSET));
     }
 #endif

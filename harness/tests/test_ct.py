@@ -103,9 +103,10 @@ def test_run_all(selfcheck):
 
 
 def test_portable_tests_include_only_standard_headers():
-    """conformance/tests/*.c may include standard headers, <trace.h> and "ct.h" only:
-    never the reference's private headers or <posixtrace_sim.h>."""
-    allowed_local = {"ct.h"}
+    """conformance/tests/*.c may include standard headers, <trace.h>, "ct.h" and
+    the shared portable helpers "ct_stream.h" only: never the reference's
+    private headers or <posixtrace_sim.h>."""
+    allowed_local = {"ct.h", "ct_stream.h"}
     bad = []
     tests_dir = os.path.join(REPO, "conformance", "tests")
     for name in sorted(os.listdir(tests_dir)):
