@@ -43,6 +43,21 @@ int posixtrace_attr_setsimclock(trace_attr_t *attr,
 int posixtrace_attr_getsimclock(const trace_attr_t *attr, int *enabled,
                                 struct timespec *start, long *step_ns);
 
+/* Streams created from attr give their events deterministic origins: the
+ * process id pid (> 0) for every event recorded by a process, the thread ids
+ * 1, 2, ... in the order threads first record into the stream (a thread
+ * whose pthread_t is reused counts as the same thread), a null program
+ * address, and the CPU the thread chose with posixtrace_sim_setcpu() or -1
+ * (unknown).  With the simulated clock, the same program then writes the
+ * same trace log, byte for byte (reference/LOGFORMAT.md section 9).
+ * EINVAL: attr not initialised, pid not positive. */
+int posixtrace_attr_setsimorigin(trace_attr_t *attr, pid_t pid);
+
+/* *enabled is nonzero if attr selects deterministic origins; pid (may be
+ * NULL) receives the process id given.  EINVAL: attr not initialised,
+ * enabled NULL. */
+int posixtrace_attr_getsimorigin(const trace_attr_t *attr, int *enabled, pid_t *pid);
+
 /* Moves the simulated clock of stream trid forward by ns (>= 0).
  * EINVAL: trid is not an active stream of this process, or it has no
  * simulated clock, or ns is negative. */

@@ -42,6 +42,8 @@ typedef struct {
     int             __sim_clock;         /* simulated clock (posixtrace_sim.h) */
     long            __sim_step_ns;
     struct timespec __sim_start;
+    int             __sim_origin;        /* deterministic origins (posixtrace_sim.h) */
+    int             __sim_pid;           /* their process id (a pid_t) */
     char            __name[__POSIXTRACE_NAME_MAX];
     char            __genversion[__POSIXTRACE_NAME_MAX];
 } trace_attr_t;

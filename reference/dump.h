@@ -99,6 +99,32 @@ int dump_fd(int fd, FILE *out, const struct dump_options *o, struct dump_result 
 int dump_mem(const void *file, size_t len, FILE *out, const struct dump_options *o,
              struct dump_result *r, char *err, size_t errlen);
 
+/* ---- the POSIX trace log (dump_posix.c) ----------------------------------------------
+ * A file whose header has TRACE_POSIX_LOG::1 (reference/LOGFORMAT.md) is
+ * shown as POSIX events, oldest first, with the log's attributes, names,
+ * status and integrity errors (text, or JSON "posixtrace-log-dump"). */
+
+struct dump_posix_result {
+    int rejected;               /* not a readable POSIX log: nothing shown */
+    uint64_t events;            /* events shown */
+    uint64_t errors;            /* integrity errors reported */
+    int complete;               /* its final status is there: it was shut down */
+};
+
+/* Is the file whose header is info a POSIX trace log? */
+int dump_is_posix_log(const struct trace_file_info *info);
+
+/* Prints the POSIX log open on fd (or in memory).  0; or EINVAL when it is
+ * no readable log (err says why; JSON mode prints the document with
+ * "fatal"), ENOMEM, or the error of a temporary file. */
+int dump_posix_fd(int fd, FILE *out, const struct dump_options *o,
+                  struct dump_posix_result *r, char *err, size_t errlen);
+int dump_posix_mem(const void *file, size_t len, FILE *out, const struct dump_options *o,
+                   struct dump_posix_result *r, char *err, size_t errlen);
+
+/* The layer that names a POSIX log's records in the slot view (--slots). */
+extern const struct dump_layer dump_posix_layer;
+
 /* ---- the writers (dump_text.c, dump_json.c) --------------------------------------- */
 
 /* A dump in progress, shared by the driver (dump_run.c) and the writers. */

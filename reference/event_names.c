@@ -70,7 +70,7 @@ int event_names_open(const char *name, trace_event_id_t *id)
     return 0;
 }
 
-int event_names_get(trace_event_id_t id, char *buf)
+int event_names_system(trace_event_id_t id, char *buf)
 {
     for (size_t i = 0; i < SYSTEM_EVENT_COUNT; i++)
         if (system_events[i].id == id) {
@@ -79,6 +79,13 @@ int event_names_get(trace_event_id_t id, char *buf)
             strcpy(buf, system_events[i].name);
             return 0;
         }
+    return EINVAL;
+}
+
+int event_names_get(trace_event_id_t id, char *buf)
+{
+    if (event_names_system(id, buf) == 0)
+        return 0;
     int rc = EINVAL;                                    /* S0155 */
     pthread_mutex_lock(&user_names.lock);
     if (id >= FIRST_NAMED_USER_EVENT && id - FIRST_NAMED_USER_EVENT < user_names.count) {
@@ -89,21 +96,34 @@ int event_names_get(trace_event_id_t id, char *buf)
     return rc;
 }
 
-int event_names_nth(unsigned n, trace_event_id_t *id)
+unsigned event_names_system_nth(unsigned n, trace_event_id_t *id)
 {
+    unsigned count = 0;
     for (size_t i = 0; i < SYSTEM_EVENT_COUNT; i++) {
         if (!system_events[i].supported)
             continue;
-        if (n == 0) {
+        if (count == n && id != NULL)
             *id = system_events[i].id;
-            return 0;
-        }
-        n--;
+        count++;
     }
+    return count;
+}
+
+unsigned event_names_count(void)
+{
     pthread_mutex_lock(&user_names.lock);
     unsigned count = user_names.count;
     pthread_mutex_unlock(&user_names.lock);
-    if (n >= count)
+    return count;
+}
+
+int event_names_nth(unsigned n, trace_event_id_t *id)
+{
+    unsigned nsys = event_names_system_nth(n, id);
+    if (n < nsys)
+        return 0;
+    n -= nsys;
+    if (n >= event_names_count())
         return -1;
     *id = FIRST_NAMED_USER_EVENT + n;
     return 0;

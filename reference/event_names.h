@@ -22,6 +22,18 @@ int event_names_open(const char *name, trace_event_id_t *id);
  * 0, or EINVAL if id has no name in a stream of this process. */
 int event_names_get(trace_event_id_t id, char *buf);
 
+/* Copies the name of a system event of a supported option, or of the
+ * unnamed user event, into buf.  0, or EINVAL for any other id. */
+int event_names_system(trace_event_id_t id, char *buf);
+
+/* The number of those events (system events of the supported options and
+ * the unnamed user event); if n is below it and id is not NULL, *id is the
+ * n-th of them in the order of the event type list. */
+unsigned event_names_system_nth(unsigned n, trace_event_id_t *id);
+
+/* The number of named user events of the process. */
+unsigned event_names_count(void);
+
 /* The n-th identifier of the event type list (system events of the
  * supported options, the unnamed user event, the named ones in order of
  * opening).  Returns 0 and sets *id, or -1 past the end. */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include "event_names.h"
+#include "prerecorded.h"
 #include "stream.h"
 
 int posix_trace_eventid_open(const char *restrict name, trace_event_id_t *restrict id)
@@ -23,6 +24,8 @@ int posix_trace_eventid_get_name(trace_id_t trid, trace_event_id_t id, char *nam
 {
     if (name == NULL)
         return EINVAL;
+    if (trid_is_log(trid))
+        return prerecorded_get_name(trid, id, name);    /* names as recorded */
     struct stream *s = stream_acquire(trid);
     if (s == NULL)
         return EINVAL;                                  /* S0153 */
@@ -36,6 +39,8 @@ int posix_trace_eventtypelist_getnext_id(trace_id_t trid, trace_event_id_t *rest
 {
     if (id == NULL || unavailable == NULL)
         return EINVAL;
+    if (trid_is_log(trid))
+        return prerecorded_typelist_next(trid, id, unavailable);
     struct stream *s = stream_acquire(trid);
     if (s == NULL)
         return EINVAL;                                  /* S0171 */
@@ -51,6 +56,8 @@ int posix_trace_eventtypelist_getnext_id(trace_id_t trid, trace_event_id_t *rest
 
 int posix_trace_eventtypelist_rewind(trace_id_t trid)
 {
+    if (trid_is_log(trid))
+        return prerecorded_typelist_rewind(trid);
     struct stream *s = stream_acquire(trid);
     if (s == NULL)
         return EINVAL;                                  /* S0171 */

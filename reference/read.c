@@ -2,74 +2,67 @@
  * read.c -- reading events from an active trace stream
  * (XSH posix_trace_getnext_event, _timedgetnext_event, _trygetnext_event).
  *
- * Events come out oldest first, each once (S0216-S0218).  After events were
+ * Events come out oldest first, each once (S0216-S0218).  The flusher of a
+ * stream's log takes them with the same code (stream_take).  After events were
  * lost by the LOOP policy the reader gets OVERFLOW, stamped with the first
  * lost event's time, then RESUME, stamped with the time of the first
  * surviving event, just before that event (S0279, S0280).
  */
 #include <errno.h>
 #include <string.h>
+#include "prerecorded.h"
 #include "stream_put.h"
 
 enum wait_mode { WAIT_FOREVER, WAIT_NEVER, WAIT_UNTIL };
 
-static int event_ready(const struct stream *s)
+int stream_event_ready(const struct stream *s)
 {
     return s->ovf == OVF_PENDING || ring_used(&s->ring) > 0;
 }
 
-static void report_system(struct posix_trace_event_info *ev, trace_event_id_t id,
-                          uint64_t ts, size_t *data_len)
-{
-    memset(ev, 0, sizeof *ev);
-    ev->posix_event_id = id;
-    ev->posix_cpu = -1;
-    ns_to_timespec(ts, &ev->posix_timestamp);
-    ev->posix_truncation_status = POSIX_TRACE_NOT_TRUNCATED;
-    *data_len = 0;
-}
-
-/* Takes the next event out of s (event_ready(s) holds). */
-static void take_event(struct stream *s, struct posix_trace_event_info *ev,
-                       void *data, size_t num_bytes, size_t *data_len)
+uint64_t stream_next_size(const struct stream *s)
 {
     struct rec_hdr h;
+    if (s->ovf != OVF_NONE)
+        return rec_size(0);             /* OVERFLOW or RESUME: no data */
+    ring_copy_out(&s->ring, s->ring.tail, &h, sizeof h);
+    return rec_size(h.len & REC_LEN_MASK);
+}
+
+/* A system event that takes no stream space (OVERFLOW, RESUME): no
+ * process, no thread, no address (S0262). */
+static void system_hdr(struct rec_hdr *h, trace_event_id_t id, uint64_t ts)
+{
+    memset(h, 0, sizeof *h);
+    h->id = id;
+    h->ts = ts;
+    h->cpu = -1;
+}
+
+/* stream_take's body, inline in the readers' path. */
+static inline void take(struct stream *s, struct rec_hdr *h, void *data, size_t cap)
+{
     if (s->ovf == OVF_PENDING) {
-        report_system(ev, POSIX_TRACE_OVERFLOW, s->ovf_ts, data_len);
+        system_hdr(h, POSIX_TRACE_OVERFLOW, s->ovf_ts);
         s->ovf = OVF_RESUME;
         return;
     }
-    ring_copy_out(&s->ring, s->ring.tail, &h, sizeof h);
+    ring_copy_out(&s->ring, s->ring.tail, h, sizeof *h);
     if (s->ovf == OVF_RESUME) {
-        report_system(ev, POSIX_TRACE_RESUME, h.ts, data_len);
+        system_hdr(h, POSIX_TRACE_RESUME, h->ts);
         s->ovf = OVF_NONE;
         return;
     }
-    uint32_t len = h.len & REC_LEN_MASK;
-    ev->posix_event_id = h.id;
-    ev->posix_pid = (pid_t)h.pid;
-    ev->posix_prog_address = (void *)(uintptr_t)h.prog;
-    memset(&ev->posix_thread_id, 0, sizeof ev->posix_thread_id);
-    memcpy(&ev->posix_thread_id, &h.thread,
-           sizeof ev->posix_thread_id < sizeof h.thread ? sizeof ev->posix_thread_id
-                                                        : sizeof h.thread);
-    ns_to_timespec(h.ts, &ev->posix_timestamp);
-    ev->posix_cpu = h.cpu;
-    ev->posix_truncation_status = (h.len & REC_TRUNCATED) ? POSIX_TRACE_TRUNCATED_RECORD
-                                                          : POSIX_TRACE_NOT_TRUNCATED;
-    size_t n = len;
-    if (num_bytes < n) {                                /* S0215 */
-        n = num_bytes;
-        ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
-    }
+    uint32_t len = h->len & REC_LEN_MASK;
+    size_t n = len < cap ? len : cap;
     if (n)
         ring_copy_out(&s->ring, s->ring.tail + REC_HDR_SIZE, data, n);
-    *data_len = n;
     s->ring.tail += rec_size(len);                      /* S0218 */
     if (s->policy == POSIX_TRACE_LOOP)
         s->full = POSIX_TRACE_NOT_FULL;     /* the read made room */
-    if (s->autostopped && ring_used(&s->ring) == 0) {
-        /* UNTIL_FULL: empty again, so the stream restarts (S0036, S0037). */
+    if (s->autostopped && ring_used(&s->ring) == 0 && s->state == SLOT_ACTIVE) {
+        /* UNTIL_FULL: empty again, so the stream restarts (S0036, S0037);
+         * not while its final flush empties it (shutdown). */
         static const struct origin none = { 0, 0, 0, -1 };
         s->autostopped = 0;
         s->full = POSIX_TRACE_NOT_FULL;
@@ -77,6 +70,46 @@ static void take_event(struct stream *s, struct posix_trace_event_info *ev,
         s->run = POSIX_TRACE_RUNNING;
         stream_update_recording(s);
     }
+}
+
+void stream_take(struct stream *s, struct rec_hdr *h, void *data, size_t cap)
+{
+    take(s, h, data, cap);
+}
+
+static inline void to_event_info(const struct rec_hdr *h, struct posix_trace_event_info *ev)
+{
+    ev->posix_event_id = h->id;
+    ev->posix_pid = (pid_t)h->pid;
+    ev->posix_prog_address = (void *)(uintptr_t)h->prog;
+    memset(&ev->posix_thread_id, 0, sizeof ev->posix_thread_id);
+    memcpy(&ev->posix_thread_id, &h->thread,
+           sizeof ev->posix_thread_id < sizeof h->thread ? sizeof ev->posix_thread_id
+                                                        : sizeof h->thread);
+    ns_to_timespec(h->ts, &ev->posix_timestamp);
+    ev->posix_cpu = h->cpu;
+    ev->posix_truncation_status = (h->len & REC_TRUNCATED) ? POSIX_TRACE_TRUNCATED_RECORD
+                                                           : POSIX_TRACE_NOT_TRUNCATED;
+}
+
+void rec_to_event_info(const struct rec_hdr *h, struct posix_trace_event_info *ev)
+{
+    to_event_info(h, ev);
+}
+
+/* Takes the next event out of s (stream_event_ready(s) holds). */
+static void take_event(struct stream *s, struct posix_trace_event_info *ev,
+                       void *data, size_t num_bytes, size_t *data_len)
+{
+    struct rec_hdr h;
+    take(s, &h, data, num_bytes);
+    to_event_info(&h, ev);
+    size_t len = h.len & REC_LEN_MASK, n = len;
+    if (num_bytes < n) {                                /* S0215 */
+        n = num_bytes;
+        ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
+    }
+    *data_len = n;
 }
 
 static int valid_abstime(const struct timespec *t)
@@ -91,13 +124,22 @@ static int read_event(trace_id_t trid, struct posix_trace_event_info *ev, void *
     if (ev == NULL || data_len == NULL || unavailable == NULL ||
         (data == NULL && num_bytes > 0))
         return EINVAL;
+    if (trid_is_log(trid))                              /* a pre-recorded stream */
+        return mode == WAIT_NEVER ? EINVAL              /* S0209, S0223 */
+                                  : prerecorded_getnext(trid, ev, data, num_bytes, data_len,
+                                                        unavailable);
     struct stream *s = stream_acquire(trid);
     if (s == NULL)
         return EINVAL;                                  /* S0221 */
+    if (s->log != NULL) {
+        /* Its events go to the log (LOGFORMAT section 7, ruling 7). */
+        stream_release(s);
+        return EINVAL;
+    }
     unsigned long gen = s->gen;
     int rc = 0;
     for (;;) {
-        if (event_ready(s)) {
+        if (stream_event_ready(s)) {
             take_event(s, ev, data, num_bytes, data_len);
             *unavailable = 0;                           /* S0200, S0210 */
             break;
@@ -117,7 +159,7 @@ static int read_event(trace_id_t trid, struct posix_trace_event_info *ev, void *
             rc = EINVAL;                /* shut down while we waited */
             break;
         }
-        if (w == ETIMEDOUT && !event_ready(s)) {
+        if (w == ETIMEDOUT && !stream_event_ready(s)) {
             rc = ETIMEDOUT;                             /* S0203, S0204 */
             break;
         }

@@ -27,7 +27,7 @@ static void record_into(struct stream *s, trace_event_id_t id, const void *data,
     int truncated = len > s->max_data;
     uint32_t n = truncated ? s->max_data : (uint32_t)len;   /* S0121 */
     struct origin o;
-    origin_of_caller(&o, prog);
+    stream_origin(s, &o, prog);
     stream_put(s, id, data, n, truncated, &o);
     pthread_mutex_unlock(&s->lock);
 }

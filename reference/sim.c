@@ -1,6 +1,7 @@
 /*
  * sim.c -- simulation control (include/posixtrace_sim.h): a stream's
- * simulated clock and the simulated CPU of a thread.
+ * simulated clock and deterministic origins, and the simulated CPU of a
+ * thread.
  */
 #include <errno.h>
 #include <posixtrace_sim.h>
@@ -34,6 +35,25 @@ int posixtrace_attr_getsimclock(const trace_attr_t *attr, int *enabled,
         *start = attr->__sim_start;
     if (step_ns)
         *step_ns = attr->__sim_step_ns;
+    return 0;
+}
+
+int posixtrace_attr_setsimorigin(trace_attr_t *attr, pid_t pid)
+{
+    if (!attr_valid(attr) || pid <= 0)
+        return EINVAL;
+    attr->__sim_origin = 1;
+    attr->__sim_pid = pid;
+    return 0;
+}
+
+int posixtrace_attr_getsimorigin(const trace_attr_t *attr, int *enabled, pid_t *pid)
+{
+    if (!attr_valid(attr) || enabled == NULL)
+        return EINVAL;
+    *enabled = attr->__sim_origin;
+    if (pid)
+        *pid = attr->__sim_pid;
     return 0;
 }
 

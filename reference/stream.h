@@ -16,7 +16,11 @@
 #include <stdint.h>
 #include "ring.h"
 
-enum slot_state { SLOT_FREE = 0, SLOT_ACTIVE = 1 };
+/* SLOT_CLOSING: a stream with log being shut down: its final flush runs
+ * (the flusher still uses the slot), every call with its trace id fails. */
+enum slot_state { SLOT_FREE = 0, SLOT_ACTIVE = 1, SLOT_CLOSING = 2 };
+
+struct log_stream;                  /* the trace log of a stream (log_stream.h) */
 
 /* The overflow condition of a LOOP stream, as the reader will report it. */
 enum overflow_state {
@@ -41,6 +45,8 @@ struct stream {
     int             autostopped;    /* UNTIL_FULL stopped itself: restart when empty */
     uint32_t        max_data;       /* max-data-size */
     uint64_t        reserve;        /* ring space kept for the automatic STOP */
+    uint64_t        flush_mark;     /* FLUSH policy: ring bytes in use that start a
+                                     * flush by themselves; 0: none */
     struct ring     ring;
     int             ovf;            /* enum overflow_state */
     uint64_t        ovf_ts;         /* timestamp of the first event lost */
@@ -50,6 +56,13 @@ struct stream {
     int             sim;            /* simulated clock? */
     uint64_t        sim_now;        /* its value, ns */
     uint64_t        sim_step;       /* its step, ns */
+    struct log_stream *log;         /* its trace log (TRL), NULL: none */
+    pthread_cond_t  flush_wake;     /* its flusher waits here for work */
+    pthread_cond_t  flush_idle;     /* clear waits here for a flush to end */
+    int             simorigin;      /* deterministic origins (posixtrace_sim.h) */
+    uint32_t        sim_pid;
+    pthread_t      *sim_threads;    /* threads in the order they first recorded */
+    unsigned        nsim_threads, sim_threads_cap;
 };
 
 struct stream_table {
@@ -89,10 +102,45 @@ struct origin {
 /* The origin of an event recorded by the calling thread at address prog. */
 void origin_of_caller(struct origin *o, const void *prog);
 
+/* The same with deterministic origins (posixtrace_attr_setsimorigin): the
+ * stream's pid, the thread's rank, no address.  Lock held. */
+void stream_sim_origin(struct stream *s, struct origin *o);
+
+/* The origin of an event recorded by the calling thread into s.  Inline:
+ * it is on the recording path. */
+static inline void stream_origin(struct stream *s, struct origin *o, const void *prog)
+{
+    if (__builtin_expect(s->simorigin, 0))
+        stream_sim_origin(s, o);
+    else
+        origin_of_caller(o, prog);
+}
+
+/* Frees what a stream's slot holds besides its ring: the deterministic
+ * origins' thread table. */
+void stream_free_origins(struct stream *s);
+
+/* Taking events out of an active stream (read.c), for its readers and for
+ * the flusher of its log: the same code, so that a LOOP stream's OVERFLOW
+ * and RESUME reach both.  Lock held. */
+int stream_event_ready(const struct stream *s);
+/* The ring bytes the next event takes as a record (stream_event_ready). */
+uint64_t stream_next_size(const struct stream *s);
+/* Takes the next event (stream_event_ready holds): its header into *h (len
+ * is the whole data length, with REC_TRUNCATED), at most cap bytes of its
+ * data into data.  Frees its space; restarts an UNTIL_FULL stream that it
+ * emptied (S0036). */
+void stream_take(struct stream *s, struct rec_hdr *h, void *data, size_t cap);
+
+/* The event a reader reports for record header h (truncation at record
+ * time only). */
+void rec_to_event_info(const struct rec_hdr *h, struct posix_trace_event_info *ev);
+
 /* Updates the recording mask bit of s after a change of state. */
 void stream_update_recording(struct stream *s);
 
-/* Would an event with len bytes of data fit without loss? (LOOP: always.) */
+/* Would an event with len bytes of data fit without loss? (LOOP: always.)
+ * UNTIL_FULL and FLUSH keep room for the automatic STOP. */
 static inline int stream_fits(const struct stream *s, uint32_t len)
 {
     return s->policy == POSIX_TRACE_LOOP ||

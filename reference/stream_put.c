@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE                     /* sched_getcpu() */
 #include <sched.h>
+#include <stdlib.h>
 #include "stream_put.h"
 
 void origin_of_caller(struct origin *o, const void *prog)
@@ -17,6 +18,42 @@ void origin_of_caller(struct origin *o, const void *prog)
     o->cpu = sim_cpu_of_thread();
     if (o->cpu < 0)
         o->cpu = sched_getcpu();
+}
+
+/* The rank (1, 2, ...) of the calling thread among those that recorded
+ * into s; 0 if the table cannot grow (the thread is then "none"). */
+static uint64_t sim_thread_rank(struct stream *s)
+{
+    pthread_t self = pthread_self();
+    for (unsigned i = 0; i < s->nsim_threads; i++)
+        if (pthread_equal(s->sim_threads[i], self))
+            return i + 1u;
+    if (s->nsim_threads == s->sim_threads_cap) {
+        unsigned cap = s->sim_threads_cap ? 2 * s->sim_threads_cap : 8;
+        pthread_t *t = realloc(s->sim_threads, cap * sizeof *t);
+        if (t == NULL)
+            return 0;
+        s->sim_threads = t;
+        s->sim_threads_cap = cap;
+    }
+    s->sim_threads[s->nsim_threads++] = self;
+    return s->nsim_threads;
+}
+
+void stream_sim_origin(struct stream *s, struct origin *o)
+{
+    /* LOGFORMAT section 9: nothing that differs from run to run. */
+    o->pid = s->sim_pid;
+    o->thread = sim_thread_rank(s);
+    o->prog = 0;
+    o->cpu = sim_cpu_of_thread();
+}
+
+void stream_free_origins(struct stream *s)
+{
+    free(s->sim_threads);
+    s->sim_threads = NULL;
+    s->nsim_threads = s->sim_threads_cap = 0;
 }
 
 /* LOOP (S0032, S0033): drops the oldest events until need bytes are free.

@@ -31,6 +31,14 @@ static inline uint64_t stream_now(struct stream *s)
 void stream_make_room(struct stream *s, uint64_t need);
 int  stream_full_until(struct stream *s);
 
+/* The FLUSH policy's (log_flusher.c): a flush that starts by itself when the
+ * stream is half full; and, when an event finds no room, the stream's
+ * events handed to the flusher at once, so that the event fits (0) unless
+ * the flusher is too far behind (-1: the stream is full).  extra is room
+ * the event may use besides the free space (the STOP reserve). */
+void log_flush_auto(struct stream *s);
+int  log_flush_make_room(struct stream *s, uint64_t need, uint64_t extra);
+
 static inline void stream_write(struct stream *s, trace_event_id_t id, const void *data,
                                 uint32_t len, int truncated, const struct origin *o)
 {
@@ -68,22 +76,23 @@ static inline void stream_write(struct stream *s, trace_event_id_t id, const voi
 
 /* Records an event (lock held, stream active): applies the stream-full
  * policy, wakes readers.  Returns 0, or -1 if the event was lost (UNTIL_FULL
- * stopped the stream).  A STOP event may use the space kept for the
+ * or FLUSH stopped the stream).  A STOP event may use the space kept for the
  * automatic STOP of UNTIL_FULL. */
 static inline int stream_put(struct stream *s, trace_event_id_t id, const void *data,
                              uint32_t len, int truncated, const struct origin *o)
 {
     uint64_t need = rec_size(len);
-    uint64_t room = s->ring.cap - s->reserve - ring_used(&s->ring);
-    if (id == POSIX_TRACE_STOP)
-        room += s->reserve;
+    uint64_t extra = id == POSIX_TRACE_STOP ? s->reserve : 0;
+    uint64_t room = s->ring.cap - s->reserve - ring_used(&s->ring) + extra;
     if (need > room) {
         if (s->policy == POSIX_TRACE_LOOP)
             stream_make_room(s, need);
-        else
+        else if (s->policy != POSIX_TRACE_FLUSH || log_flush_make_room(s, need, extra) != 0)
             return stream_full_until(s);
     }
     stream_write(s, id, data, len, truncated, o);
+    if (s->flush_mark && ring_used(&s->ring) >= s->flush_mark)
+        log_flush_auto(s);                              /* S0038 */
     return 0;
 }
 

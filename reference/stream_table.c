@@ -9,12 +9,15 @@
  *
  * fork (S0094, S0319, S0320): the child keeps no stream of its parent: every
  * slot is emptied in the child, so the parent's trace ids give EINVAL there
- * and the child is not traced.  exit (S0111): every stream still active is
- * shut down by a destructor.
+ * and the child is not traced; a stream's log is left to the parent (the
+ * child has no flusher and never writes it).  exit (S0111): every stream
+ * still active is shut down by a destructor, which flushes a stream's log
+ * and joins its flusher.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include "event_names.h"
+#include "log_stream.h"
 #include "stream.h"
 
 struct stream_table posixtrace_table;
@@ -45,14 +48,20 @@ static void after_fork_in_child(void)
     atomic_store(&t->recording, 0);
     for (int i = 0; i < TRACE_SYS_MAX; i++) {
         struct stream *s = &t->slots[i];
-        if (s->state == SLOT_ACTIVE) {
+        if (s->state != SLOT_FREE) {
+            log_stream_forget(s);
             ring_free(&s->ring);
+            stream_free_origins(s);
             s->state = SLOT_FREE;
             s->gen++;
         }
         s->waiters = 0;                 /* no thread of the parent is here */
-        pthread_cond_destroy(&s->readable);
+        /* Initialised again, not destroyed: a parent's thread that waited on
+         * one (a reader, a flusher) would make pthread_cond_destroy() wait
+         * for it forever, and none of them exists here. */
         pthread_cond_init(&s->readable, NULL);
+        pthread_cond_init(&s->flush_wake, NULL);
+        pthread_cond_init(&s->flush_idle, NULL);
     }
     unlock_all();
 }
@@ -64,6 +73,8 @@ static void init_table(void)
     for (int i = 0; i < TRACE_SYS_MAX; i++) {
         pthread_mutex_init(&t->slots[i].lock, NULL);
         pthread_cond_init(&t->slots[i].readable, NULL);  /* CLOCK_REALTIME: S0205 */
+        pthread_cond_init(&t->slots[i].flush_wake, NULL);
+        pthread_cond_init(&t->slots[i].flush_idle, NULL);
         t->slots[i].gen = 1;
     }
     t->pid = getpid();

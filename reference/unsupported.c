@@ -1,7 +1,7 @@
 /*
  * unsupported.c -- functions of the options this version of the reference
- * does not provide yet (TEF, TRL: <trace.h> defines _POSIX_TRACE_EVENT_FILTER
- * and _POSIX_TRACE_LOG as -1).  They exist so that programs written for the
+ * does not provide yet (TEF: <trace.h> defines _POSIX_TRACE_EVENT_FILTER
+ * as -1).  They exist so that programs written for the
  * whole API link, and fail with ENOSYS.  Each moves to a file of its own when
  * its option is built.
  */
@@ -27,16 +27,3 @@ int posix_trace_set_filter(trace_id_t trid, const trace_event_set_t *set, int ho
 int posix_trace_trid_eventid_open(trace_id_t trid, const char *restrict name,
                                   trace_event_id_t *restrict id)
 { (void)trid; (void)name; (void)id; return ENOSYS; }
-
-/* TRL */
-int posix_trace_create_withlog(pid_t pid, const trace_attr_t *restrict attr, int fd,
-                               trace_id_t *restrict trid)
-{ (void)pid; (void)attr; (void)fd; (void)trid; return ENOSYS; }
-int posix_trace_flush(trace_id_t trid)
-{ (void)trid; return ENOSYS; }
-int posix_trace_open(int fd, trace_id_t *trid)
-{ (void)fd; (void)trid; return ENOSYS; }
-int posix_trace_rewind(trace_id_t trid)
-{ (void)trid; return ENOSYS; }
-int posix_trace_close(trace_id_t trid)
-{ (void)trid; return ENOSYS; }

@@ -59,8 +59,8 @@ MUTANTS = [
         "rule": "xsh211.stop-data-explicit",
         "what": "the STOP of posix_trace_stop carries a nonzero auto flag",
         "edits": [("stream.c",
-                   "    int automatic = 0;\n    origin_of_caller(&o, __builtin_return_address(0));",
-                   "    int automatic = 1;\n    origin_of_caller(&o, __builtin_return_address(0));")],
+                   "    int automatic = 0;\n    stream_origin(s, &o, __builtin_return_address(0));",
+                   "    int automatic = 1;\n    stream_origin(s, &o, __builtin_return_address(0));")],
         "collateral": [],
     },
     {
@@ -195,7 +195,7 @@ MUTANTS = [
         "rule": "getnext.oldest-first",
         "what": "the read functions report the newest event first (a stack, not a queue)",
         "edits": [("read.c",
-                   "    ring_copy_out(&s->ring, s->ring.tail, &h, sizeof h);\n"
+                   "    ring_copy_out(&s->ring, s->ring.tail, h, sizeof *h);\n"
                    "    if (s->ovf == OVF_RESUME) {",
                    "    uint64_t at = s->ring.tail;                 /* MUTANT: the newest */\n"
                    "    for (;;) {\n"
@@ -206,14 +206,12 @@ MUTANTS = [
                    "            break;\n"
                    "        at = next;\n"
                    "    }\n"
-                   "    ring_copy_out(&s->ring, at, &h, sizeof h);\n"
+                   "    ring_copy_out(&s->ring, at, h, sizeof *h);\n"
                    "    if (s->ovf == OVF_RESUME) {"),
                   ("read.c",
                    "        ring_copy_out(&s->ring, s->ring.tail + REC_HDR_SIZE, data, n);\n"
-                   "    *data_len = n;\n"
                    "    s->ring.tail += rec_size(len);                      /* S0218 */",
                    "        ring_copy_out(&s->ring, at + REC_HDR_SIZE, data, n);\n"
-                   "    *data_len = n;\n"
                    "    s->ring.head = at;")],
         "collateral": ["getnext.generation-order", "xsh211.resume-*", "xsh211.overflow-*",
                        "stream.*", "start.*", "stop.*", "event.*", "trygetnext.*",

@@ -18,6 +18,12 @@ Suite *suite_slot(void);    /* check_slot.c: the kernel slot codec */
 Suite *suite_kernel_sim(void);     /* check_kernel_sim.c: the simulated kernel */
 Suite *suite_kernel_ring(void);    /* check_kernel_ring.c: its buffer ring */
 Suite *suite_kernel_dump(void);    /* check_kernel_dump.c: tracedump */
+Suite *suite_log_stream(void);     /* check_log_stream.c: streams with a trace log */
+Suite *suite_log_open(void);       /* check_log_open.c: pre-recorded streams */
+Suite *suite_log_format(void);     /* check_log_format.c: the log file's layout */
+Suite *suite_log_faults(void);     /* check_log_faults.c: cut, killed, hostile, full */
+Suite *suite_log_accounting(void); /* check_log_accounting.c: no loss unreported */
+Suite *suite_log_dump(void);       /* check_log_dump.c: tracedump's POSIX view */
 
 int main(void)
 {
@@ -41,6 +47,12 @@ int main(void)
     srunner_add_suite(sr, suite_kernel_sim());
     srunner_add_suite(sr, suite_kernel_ring());
     srunner_add_suite(sr, suite_kernel_dump());
+    srunner_add_suite(sr, suite_log_stream());
+    srunner_add_suite(sr, suite_log_open());
+    srunner_add_suite(sr, suite_log_format());
+    srunner_add_suite(sr, suite_log_faults());
+    srunner_add_suite(sr, suite_log_accounting());
+    srunner_add_suite(sr, suite_log_dump());
 
     srunner_run_all(sr, CK_ENV);
     failed = srunner_ntests_failed(sr);

@@ -19,14 +19,24 @@ START_TEST(test_sysconf_trace)
 }
 END_TEST
 
-/* S0310, S0312, S0314, S0309, S0311, S0313: TEF, TRI and TRL are not
- * provided yet: -1 from posix_trace_sysconf without touching errno, and -1
- * for their macros. */
+/* S0314, S0313: TRL is provided: _SC_TRACE_LOG answers 200809L, equal to
+ * the _POSIX_TRACE_LOG macro, without touching errno. */
+START_TEST(test_sysconf_trace_log)
+{
+    errno = 1234;
+    ck_assert_int_eq(posix_trace_sysconf(_SC_TRACE_LOG), 200809L);
+    ck_assert_int_eq(errno, 1234);
+    ck_assert_int_eq(_POSIX_TRACE_LOG, 200809L);
+}
+END_TEST
+
+/* S0310, S0312, S0309, S0311: TEF and TRI are not provided yet: -1 from
+ * posix_trace_sysconf without touching errno, and -1 for their macros. */
 START_TEST(test_sysconf_other_options)
 {
-    const int names[] = { _SC_TRACE_EVENT_FILTER, _SC_TRACE_INHERIT, _SC_TRACE_LOG };
-    const long macros[] = { _POSIX_TRACE_EVENT_FILTER, _POSIX_TRACE_INHERIT, _POSIX_TRACE_LOG };
-    for (int i = 0; i < 3; i++) {
+    const int names[] = { _SC_TRACE_EVENT_FILTER, _SC_TRACE_INHERIT };
+    const long macros[] = { _POSIX_TRACE_EVENT_FILTER, _POSIX_TRACE_INHERIT };
+    for (int i = 0; i < 2; i++) {
         long v;
         errno = 1234;
         v = posix_trace_sysconf(names[i]);
@@ -124,6 +134,7 @@ Suite *suite_sysconf(void)
     Suite *s = suite_create("sysconf");
     TCase *tc = tu_tcase("sysconf");
     tcase_add_test(tc, test_sysconf_trace);
+    tcase_add_test(tc, test_sysconf_trace_log);
     tcase_add_test(tc, test_sysconf_other_options);
     tcase_add_test(tc, test_option_macros_consistent);
     tcase_add_test(tc, test_sysconf_limits_equal_macros);

@@ -3,9 +3,10 @@
  * provide yet (DESIGN: options): they exist, so that programs link, and
  * return ENOSYS.
  *
- * THIS FILE CHANGES WHEN THOSE OPTIONS LAND: once TEF (event filter) or
- * TRL (log) is implemented, its tests here are replaced by real unit tests
- * (and check_sysconf.c then expects 200809L for its _SC_ name).
+ * THIS FILE CHANGES WHEN THOSE OPTIONS LAND: once TEF (event filter) is
+ * implemented, its tests here are replaced by real unit tests (and
+ * check_sysconf.c then expects 200809L for its _SC_ name).  TRL (log) has
+ * landed: its tests are check_log_*.c.
  */
 #include "test_util.h"
 
@@ -59,46 +60,6 @@ START_TEST(test_tef_trid_eventid_open_enosys)
 }
 END_TEST
 
-/* S0314 (TRL reported as -1): create_withlog returns ENOSYS, creates no
- * stream and writes nothing to the file. */
-START_TEST(test_trl_create_withlog_enosys)
-{
-    FILE *f = tmpfile();
-    trace_id_t trid = 0;
-    struct stat sb;
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(posix_trace_create_withlog(0, NULL, fileno(f), &trid), ENOSYS);
-    ck_assert_int_eq(fstat(fileno(f), &sb), 0);
-    ck_assert_int_eq(sb.st_size, 0);
-    fclose(f);
-}
-END_TEST
-
-/* S0314: flush returns ENOSYS (also for a stream without log). */
-START_TEST(test_trl_flush_enosys)
-{
-    trace_id_t trid = tu_stream_sim_started();
-    ck_assert_int_eq(posix_trace_flush(trid), ENOSYS);
-    ck_assert_int_eq(tu_status(trid).posix_stream_flush_status, POSIX_TRACE_NOT_FLUSHING);
-    tu_shutdown(trid);
-    ck_assert_int_eq(posix_trace_flush(trid), ENOSYS);
-}
-END_TEST
-
-/* S0314: open, close and rewind of a trace log return ENOSYS. */
-START_TEST(test_trl_open_close_rewind_enosys)
-{
-    FILE *f = tmpfile();
-    trace_id_t trid = 0;
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(posix_trace_open(fileno(f), &trid), ENOSYS);
-    ck_assert_int_eq(posix_trace_close(trid), ENOSYS);
-    ck_assert_int_eq(posix_trace_rewind(trid), ENOSYS);
-    ck_assert_int_eq(posix_trace_open(-1, &trid), ENOSYS);
-    fclose(f);
-}
-END_TEST
-
 Suite *suite_unsupported(void)
 {
     Suite *s = suite_create("unsupported");
@@ -106,12 +67,6 @@ Suite *suite_unsupported(void)
     tcase_add_test(tc, test_tef_eventset_enosys);
     tcase_add_test(tc, test_tef_filter_enosys);
     tcase_add_test(tc, test_tef_trid_eventid_open_enosys);
-    suite_add_tcase(s, tc);
-
-    tc = tu_tcase("trl");
-    tcase_add_test(tc, test_trl_create_withlog_enosys);
-    tcase_add_test(tc, test_trl_flush_enosys);
-    tcase_add_test(tc, test_trl_open_close_rewind_enosys);
     suite_add_tcase(s, tc);
     return s;
 }

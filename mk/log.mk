@@ -1,0 +1,58 @@
+# mk/log.mk -- fuzzing the trace log reader (reference/LOGFORMAT.md section 8,
+# fuzz/README.md):
+#
+#   make fuzz-log [FUZZ_SECONDS=60]
+#                            libFuzzer on the log reader and tracedump's POSIX
+#                            view, with ASan and UBSan (needs clang); fails on
+#                            any finding
+#   make fuzz-log-build      build/fuzz/fuzz_log_reader only
+#   make fuzz-log-corpus     rewrites the seed corpus fuzz/corpus/log_reader/
+#
+# The target is compiled from the sources, not linked with the library, like
+# the slot decoder's (mk/ksp.mk).
+
+FUZZ_SECONDS    ?= 60
+FUZZ_LOG_TARGET  = build/fuzz/fuzz_log_reader
+FUZZ_LOG_CORPUS  = fuzz/corpus/log_reader
+LOG_MK          := $(lastword $(MAKEFILE_LIST))
+
+# What reading a log takes besides the slot codec and the trace file.
+LOG_READER_SRCS  = reference/log_reader.c reference/log_records.c reference/event_names.c \
+                   reference/attr.c
+FUZZ_LOG_SRCS    = fuzz/fuzz_log_reader.c $(LOG_READER_SRCS) reference/slot_decode.c \
+                   reference/slot_encode.c reference/trace_file.c $(wildcard reference/dump_*.c)
+
+# The slot decoder's target (mk/ksp.mk) compiles tracedump's library, whose
+# POSIX view (dump_posix.c) reads logs: it needs the log reader too.  Its
+# recipe expands FUZZ_SRCS when it runs, after this file is read.
+FUZZ_SRCS += $(LOG_READER_SRCS)
+
+.PHONY: fuzz-log fuzz-log-build fuzz-log-corpus
+
+fuzz-log-build: $(FUZZ_LOG_TARGET)
+
+$(FUZZ_LOG_TARGET): $(FUZZ_LOG_SRCS) $(wildcard reference/*.h) config.mk $(LOG_MK)
+ifeq ($(CLANG),)
+	@echo "error: fuzzing needs clang (with libFuzzer: libclang-rt-dev): install it and run ./configure again."; exit 1
+endif
+	@mkdir -p $(@D)
+	$(CLANG) -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Ireference -g -O1 -pthread \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -Wall -Wextra -Werror -o $@ $(FUZZ_LOG_SRCS)
+
+# The committed corpus is read, never written: new inputs go to
+# build/fuzz/log_corpus, findings to build/fuzz/log_artifacts.
+fuzz-log: $(FUZZ_LOG_TARGET)
+	@mkdir -p build/fuzz/log_corpus build/fuzz/log_artifacts
+	$(FUZZ_LOG_TARGET) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=131072 -print_final_stats=1 -artifact_prefix=build/fuzz/log_artifacts/ \
+	    build/fuzz/log_corpus $(FUZZ_LOG_CORPUS)
+
+build/fuzz/make_log_corpus: fuzz/make_log_corpus.c $(LIB_A) config.mk $(LOG_MK)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -D_GNU_SOURCE -Iinclude $(CFLAGS) \
+	    -o $@ $< $(LIB_A) -pthread
+
+fuzz-log-corpus: build/fuzz/make_log_corpus
+	@mkdir -p $(FUZZ_LOG_CORPUS)
+	build/fuzz/make_log_corpus $(FUZZ_LOG_CORPUS)

@@ -1,0 +1,86 @@
+/*
+ * check_log.h -- helpers of the trace log's unit tests (check_log_*.c):
+ * streams with a log on a temporary file, logs opened and read back whole,
+ * waiting for a flush.  Rules: S-IDs of shared/spec/posix/SHALL_STATEMENTS.tsv
+ * and the sections of reference/LOGFORMAT.md.
+ */
+#ifndef CHECK_LOG_H
+#define CHECK_LOG_H
+
+#include "test_util.h"
+
+#include <stdint.h>
+
+/* An assertion for loops: Check's ck_assert_* record every passing check
+ * (a write to the runner in fork mode), too slow for millions of them. */
+#define LU_CHECK(cond, ...) \
+    do { \
+        if (!(cond)) \
+            ck_abort_msg(__VA_ARGS__); \
+    } while (0)
+
+/* Options of lu_create(); zero fields take the defaults noted. */
+struct lu_opts {
+    int    stream_policy;   /* 0: not set (FLUSH with a log, ruling 17) */
+    int    log_policy;      /* 0: not set (LOOP) */
+    size_t streamsize;      /* 0: default (65536) */
+    size_t maxdata;         /* 0: default (256) */
+    size_t logsize;         /* 0: default (1 MiB) */
+    int    sim;             /* simulated clock, TU_SIM_START_SEC, TU_SIM_STEP_NS */
+    pid_t  simorigin;       /* > 0: deterministic origins with this pid */
+    const char *name;       /* trace name, NULL: default */
+};
+
+/* A temporary regular file, open O_RDWR and already unlinked. */
+int lu_tmpfile(void);
+
+/* Creates a started-or-not stream with log on fd (asserts success). */
+trace_id_t lu_create(const struct lu_opts *o, int fd);
+
+/* Shuts trid down (asserting 0) and opens its log, on fd (asserts success). */
+trace_id_t lu_shutdown_open(trace_id_t trid, int fd);
+
+/* Opens the log on fd (asserts success). */
+trace_id_t lu_open(int fd);
+
+/* One event read back from a log. */
+struct lu_ev {
+    struct posix_trace_event_info info;
+    unsigned char data[512];
+    size_t len;
+};
+
+/* Reads every event of the opened log trid (getnext until unavailable);
+ * *evs is malloc'ed (free it).  Returns the count. */
+size_t lu_read_log(trace_id_t trid, struct lu_ev **evs);
+
+/* Polls get_status until the flush status is NOT_FLUSHING (at most 20 s,
+ * else the test fails); returns that status, with the overrun statuses and
+ * the flush error that any of the polls read (get_status resets them). */
+struct posix_trace_status_info lu_wait_flushed(trace_id_t trid);
+
+/* Records a user event whose data is the 32-bit value v followed by pad
+ * bytes of a pattern derived from v (len = 4 + pad). */
+void lu_event_seq(trace_event_id_t id, uint32_t v, size_t pad);
+/* The value of such an event; -1 if its data is not that of lu_event_seq
+ * (wrong length, wrong pattern). */
+int64_t lu_ev_seq(const struct lu_ev *ev, size_t pad);
+
+/* The id of the user event name (opened if new; asserts a named id).
+ * Tests use fixed names: the per-process limit is shared by every suite
+ * when they run in one process (CK_FORK=no). */
+trace_event_id_t lu_id(const char *name);
+
+/* Counts the events of id in evs[0..n-1]. */
+size_t lu_count(const struct lu_ev *evs, size_t n, trace_event_id_t id);
+
+/* The size of the file open on fd. */
+long long lu_file_size(int fd);
+
+Suite *suite_log_stream(void);
+Suite *suite_log_open(void);
+Suite *suite_log_format(void);
+Suite *suite_log_faults(void);
+Suite *suite_log_accounting(void);
+
+#endif
