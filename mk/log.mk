@@ -56,3 +56,25 @@ build/fuzz/make_log_corpus: fuzz/make_log_corpus.c $(LIB_A) config.mk $(LOG_MK)
 fuzz-log-corpus: build/fuzz/make_log_corpus
 	@mkdir -p $(FUZZ_LOG_CORPUS)
 	build/fuzz/make_log_corpus $(FUZZ_LOG_CORPUS)
+
+# The golden trace logs (vectors/trl/logs/, harness/golden_logs.c): the
+# reference's log bytes pinned for a few deterministic scenarios.
+# 'make check' compares them; 'make bless-logs' rewrites them on purpose
+# (with a readable dump beside each, for review).
+GOLDEN_LOGS = build/harness/golden_logs
+
+$(GOLDEN_LOGS): harness/golden_logs.c $(LIB_A) config.mk mk/log.mk
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CFLAGS_AUTO) -o $@ $< $(LIB_A) $(LDFLAGS) -pthread
+
+.PHONY: check-golden-logs bless-logs
+check-golden-logs: $(GOLDEN_LOGS)
+	$(GOLDEN_LOGS) --dir vectors/trl/logs
+
+bless-logs: $(GOLDEN_LOGS) build/bin/tracedump
+	$(GOLDEN_LOGS) --dir vectors/trl/logs --bless
+	for f in vectors/trl/logs/*.log; do build/bin/tracedump "$$f" > "$${f%.log}.dump" || true; done
+
+ifeq ($(IMPL),reference)
+CHECK_EXTRA += check-golden-logs
+endif
