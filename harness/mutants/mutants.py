@@ -411,9 +411,13 @@ CRASH_AND_HANG = [
 # Collateral observed with the portable tests as they were when the mutants were
 # last calibrated (harness/mutants/calibrate.py), beyond the patterns above; each
 # entry was reviewed: a test of that rule uses the broken behaviour in its setup
-# or to observe its own rule.  Added to the mutant's "collateral".
+# or to observe its own rule, or the broken code is shared (create_withlog
+# shares create's checks; the log's flusher takes events out of a stream with
+# the reader's code, so a reader that breaks order breaks every log).  Added
+# to the mutant's "collateral".
 OBSERVED_COLLATERAL = {
     "start-no-start-event": [
+        "clear.log-first-event",
         "xsh211.overflow-timestamp",
         "create.trid-usable", "start.already-running", "start.full-no-effect",
         "start.full-loop", "xsh211.truncation-values", "trace_h.prototypes-trc"],
@@ -423,17 +427,21 @@ OBSERVED_COLLATERAL = {
     "stop-records-twice": [
         "stop.full-no-effect"],
     "create-running": [
+        "create_withlog.like-create", "create_withlog.trid-unique",
         "fork.child-not-controller",
         "attr_init.multiple-create", "create.trid-usable", "create.several-streams"],
     "eagain-is-enomem": [
+        "create_withlog.EAGAIN",
         "shutdown.returns-after-free"],
     "start-invalid-trid-ok": [
+        "open.trid-no-control",
         "create.EINVAL-child-trid", "fork.child-not-controller",
         "shutdown.stops", "shutdown.trid-invalid", "start.return-convention"],
     "clear-keeps-full": [
         "xsh211.status-suspended-notfull",
         "clear.keeps-run-state"],
     "clear-invalid-trid-ok": [
+        "open.trid-no-control",
         "create.EINVAL-child-trid", "fork.child-not-controller",
         "clear.return-convention", "shutdown.trid-invalid"],
     "shutdown-keeps-trid": [
@@ -445,12 +453,14 @@ OBSERVED_COLLATERAL = {
         "timedgetnext.EINVAL-trid", "trygetnext.EINVAL-trid", "start.return-convention",
         "start.EINVAL", "stop.EINVAL"],
     "get-status-keeps-overrun": [
+        "flush.frees-space",
         "stream.until-full-reuses-read",
         "getnext.frees-space"],
     "get-status-wrong-error": [
         "create.EINVAL-child-trid", "exec.shuts-down",
         "shutdown.trid-invalid", "get_attr.return-convention"],
     "getnext-newest-first": [
+        "log.max-size", "clear.log-reinit", "clear.log-first-event", "clear.log-not-full", "close.deallocates", "open.connects", "open.oldest-first", "open.trid-usable", "open.trid-no-control", "rewind.resets", "close.return-convention", "create_withlog.like-create", "create_withlog.log-to-fd", "create_withlog.trid-unique", "create_withlog.trid-usable", "flush.copies-to-log", "flush.completion-pollable", "flush.traces-during-flush", "flush.frees-space", "log.until-full-discards", "log.until-full-last-stop", "log.loop", "log.append", "flush.EFBIG", "flush.ENOSPC", "shutdown.log-ends-with-stop", "shutdown.log-flushed", "shutdown.log-has-attributes", "shutdown.log-has-mapping", "shutdown.log-has-status", "shutdown.log-recognisable", "shutdown.waits-flush", "shutdown.EFBIG", "shutdown.ENOSPC", "eventid_get_name.returns-name", "get_status.resets-log-overrun", "get_status.resets-flush-error", "get_status.prerecorded-final", "get_status.prerecorded-no-reset", "getnext.prerecorded", "getnext.end-of-log", "xsh211.log-mtime-ctime", "xsh211.log-atime", "xsh211.flush-status-values", "xsh211.not-flushing-idle", "xsh211.flush-error-zero", "xsh211.flush-error-first", "xsh211.log-overrun-values", "xsh211.log-overrun-set", "xsh211.log-full-values", "xsh211.flush-start-event", "xsh211.flush-stop-event", "trace_h.prototypes-trl",
         "xsh211.sysevent-prog-address", "xsh211.user-prog-address", "xsh211.stop-data-auto",
         "clear.events-lost", "getnext.reports", "getnext.full-data-status",
         "getnext.reported-once", "getnext.frees-space", "xsh211.timestamp",
@@ -471,6 +481,7 @@ OBSERVED_COLLATERAL = {
     "eventid-open-new-id": [
         "clear.keeps-mapping"],
     "eventid-get-name-wrong": [
+        "clear.log-reinit", "clear.log-first-event", "open.oldest-first", "create_withlog.like-create", "create_withlog.log-to-fd", "create_withlog.trid-unique", "flush.copies-to-log", "flush.traces-during-flush", "flush.frees-space", "log.loop", "log.append", "shutdown.log-ends-with-stop", "shutdown.log-flushed", "shutdown.log-has-mapping", "shutdown.waits-flush", "getnext.prerecorded", "stream.flush-policy", "xsh211.flush-start-event", "trace_h.prototypes-trl",
         "xbd419.one-to-one",
         "clear.keeps-mapping", "trace_h.prototypes-trc"],
     "typelist-end-error": [
@@ -478,7 +489,12 @@ OBSERVED_COLLATERAL = {
         "clear.keeps-mapping"],
     "no-overflow-event": [
         "xsh211.resume-*", "xsh211.overflow-resume-no-data"],
+    "esrch-is-eperm": [
+        "create_withlog.ESRCH"],
+    "clear-keeps-events": [
+        "clear.log-reinit", "clear.log-first-event"],
     "setname-ignored": [
+        "shutdown.log-has-attributes",
         "attr_init.multiple-create", "trace_h.prototypes-trc"],
 }
 
