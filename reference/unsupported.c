@@ -1,7 +1,7 @@
 /*
  * unsupported.c -- functions of the options this version of the reference
  * does not provide yet (TEF: <trace.h> defines _POSIX_TRACE_EVENT_FILTER
- * as -1).  They exist so that programs written for the
+ * as -1; its event set functions are in eventset.c).  They exist so that programs written for the
  * whole API link, and fail with ENOSYS.  Each moves to a file of its own when
  * its option is built.
  */
@@ -9,17 +9,6 @@
 #include <trace.h>
 
 /* TEF */
-int posix_trace_eventset_add(trace_event_id_t id, trace_event_set_t *set)
-{ (void)id; (void)set; return ENOSYS; }
-int posix_trace_eventset_del(trace_event_id_t id, trace_event_set_t *set)
-{ (void)id; (void)set; return ENOSYS; }
-int posix_trace_eventset_empty(trace_event_set_t *set)
-{ (void)set; return ENOSYS; }
-int posix_trace_eventset_fill(trace_event_set_t *set, int what)
-{ (void)set; (void)what; return ENOSYS; }
-int posix_trace_eventset_ismember(trace_event_id_t id, const trace_event_set_t *restrict set,
-                                  int *restrict ismember)
-{ (void)id; (void)set; (void)ismember; return ENOSYS; }
 int posix_trace_get_filter(trace_id_t trid, trace_event_set_t *set)
 { (void)trid; (void)set; return ENOSYS; }
 int posix_trace_set_filter(trace_id_t trid, const trace_event_set_t *set, int how)

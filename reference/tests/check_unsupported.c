@@ -14,23 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* S0310 (TEF reported as -1): the five event set functions return ENOSYS. */
-START_TEST(test_tef_eventset_enosys)
-{
-    trace_event_set_t set;
-    int is = -1;
-    memset(&set, 0, sizeof set);
-    ck_assert_int_eq(posix_trace_eventset_empty(&set), ENOSYS);
-    ck_assert_int_eq(posix_trace_eventset_fill(&set, POSIX_TRACE_ALL_EVENTS), ENOSYS);
-    ck_assert_int_eq(posix_trace_eventset_add(POSIX_TRACE_START, &set), ENOSYS);
-    ck_assert_int_eq(posix_trace_eventset_del(POSIX_TRACE_START, &set), ENOSYS);
-    ck_assert_int_eq(posix_trace_eventset_ismember(POSIX_TRACE_START, &set, &is), ENOSYS);
-    /* and with arguments that would be invalid, still ENOSYS */
-    ck_assert_int_eq(posix_trace_eventset_empty(NULL), ENOSYS);
-    ck_assert_int_eq(posix_trace_eventset_fill(&set, 99), ENOSYS);
-}
-END_TEST
-
 /* S0310: get_filter and set_filter return ENOSYS, for an active stream or
  * not, and record no FILTER event. */
 START_TEST(test_tef_filter_enosys)
@@ -64,7 +47,6 @@ Suite *suite_unsupported(void)
 {
     Suite *s = suite_create("unsupported");
     TCase *tc = tu_tcase("tef");
-    tcase_add_test(tc, test_tef_eventset_enosys);
     tcase_add_test(tc, test_tef_filter_enosys);
     tcase_add_test(tc, test_tef_trid_eventid_open_enosys);
     suite_add_tcase(s, tc);
