@@ -5,14 +5,15 @@
  * pays one atomic load; otherwise, for each stream that records, one lock,
  * the header and data copied into the ring, one unlock.
  */
+#include "eventset.h"
 #include "stream_put.h"
 
 static void record_into(struct stream *s, trace_event_id_t id, const void *data,
                         size_t len, const void *prog)
 {
     pthread_mutex_lock(&s->lock);
-    if (s->state != SLOT_ACTIVE) {
-        pthread_mutex_unlock(&s->lock);
+    if (s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)) {
+        pthread_mutex_unlock(&s->lock);     /* filtered out: no effect (S0122) */
         return;
     }
     if (s->run != POSIX_TRACE_RUNNING) {

@@ -63,6 +63,7 @@ struct stream {
     uint32_t        sim_pid;
     pthread_t      *sim_threads;    /* threads in the order they first recorded */
     unsigned        nsim_threads, sim_threads_cap;
+    trace_event_set_t filter;       /* TEF: event types not recorded (eventset.h) */
 };
 
 struct stream_table {
@@ -160,5 +161,10 @@ static inline void ns_to_timespec(uint64_t ns, struct timespec *t)
 
 /* Size of the largest system event's data: the FILTER event's two sets. */
 #define SYSTEM_EVENT_DATA_MAX  (2 * sizeof(trace_event_set_t))
+
+/* Maps name to an identifier in the name space of s, the way
+ * posix_trace_eventid_open() does in the traced process (filter.c).  Lock
+ * held.  0, ENAMETOOLONG or EINVAL. */
+int stream_eventid_open(struct stream *s, const char *name, trace_event_id_t *id);
 
 #endif

@@ -129,6 +129,5 @@ Suite *suite_clear(void);
 Suite *suite_sim(void);
 Suite *suite_threads(void);
 Suite *suite_sysconf(void);
-Suite *suite_unsupported(void);
 
 #endif /* POSIXTRACE_TEST_UTIL_H */
