@@ -42,6 +42,7 @@ int main(void)
     srunner_add_suite(sr, suite_sim());
     srunner_add_suite(sr, suite_threads());
     srunner_add_suite(sr, suite_sysconf());
+    srunner_add_suite(sr, suite_filter());
     srunner_add_suite(sr, suite_slot());
     srunner_add_suite(sr, suite_kernel_sim());
     srunner_add_suite(sr, suite_kernel_ring());
