@@ -33,7 +33,7 @@ static const struct system_event system_events[] = {
 
 void name_table_init(struct name_table *t)
 {
-    shm_mutex_init(&t->lock);
+    shm_mutex_init(&t->lock, 1);
     t->count = 0;
 }
 

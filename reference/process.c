@@ -54,7 +54,7 @@ static struct pb *block_create(int *fd)
     b->magic = PB_MAGIC;
     b->id = new_block_id();
     b->ns_id = b->id;
-    shm_mutex_init(&b->lock);
+    shm_mutex_init(&b->lock, 1);
     name_table_init(&b->names);
     return b;
 }

@@ -123,10 +123,13 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     }
     s->magic = STREAM_MAGIC;
     s->map_len = head + cap;
-    shm_mutex_init(&s->lock);
-    shm_cond_init(&s->readable);
-    shm_cond_init(&s->flush_wake);
-    shm_cond_init(&s->flush_idle);
+    /* Other processes record into it: the traced child, or with INHERITED
+     * the children of the traced process (S0317). */
+    int shared = target != NULL || attr->__inheritance == POSIX_TRACE_INHERITED;
+    shm_mutex_init(&s->lock, shared);
+    shm_cond_init(&s->readable, shared);
+    shm_cond_init(&s->flush_wake, shared);
+    shm_cond_init(&s->flush_idle, shared);
     shm_lock(&s->lock);
     ring_init(&s->ring, (unsigned char *)s + head, cap);
     s->gen = sl->gen;
