@@ -25,6 +25,12 @@
  * use no CT_ macro (they would end the child as a test); only the parent
  * judges.  The tests assume a child may be forked and the pipes made.
  *
+ * The header: with TRI the compiler checks the two prototypes
+ * (_Static_assert, naming trace_h.prototypes-tri); _POSIX_TRACE_INHERIT is read
+ * after <unistd.h> alone and again after <trace.h>, and it and
+ * sysconf(_SC_TRACE_INHERIT) are checked whatever the option's support (TRC
+ * only).
+ *
  * Exact checks (reference only): attr_getinherited's EINVAL and
  * attr_setinherited's EINVAL for an invalid attr need a NULL pointer or a
  * destroyed object, undefined behaviour portably.
@@ -32,11 +38,20 @@
  * Not tested here, and why:
  *   attr_init.tri-attributes      attr_init.c.
  *   attr_setinherited.spawn       not testable (ruling 12).
- *   trace_h.*-tri, unistd.POSIX_TRACE_INHERIT, sysconf.SC_TRACE_INHERIT
- *                                 the header and limits files.
  *   fork.not-traced-without-tri, fork.child-not-controller, exec.*, exit.*,
  *   create.EINVAL-child-trid      process.c (with their TRI variants).
  */
+#include <unistd.h>
+
+/* _POSIX_TRACE_INHERIT after <unistd.h> alone. */
+#ifdef _POSIX_TRACE_INHERIT
+static const int u_tri_defined = 1;
+static const long u_tri_value = (long)(_POSIX_TRACE_INHERIT);
+#else
+static const int u_tri_defined = 0;
+static const long u_tri_value = 0;
+#endif
+
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,6 +61,99 @@
 #include <sys/wait.h>
 #include "ct.h"
 #include "ct_stream.h"
+
+/* ---- <trace.h>, <unistd.h> and sysconf ---------------------------------------------- */
+
+#ifdef _POSIX_TRACE_INHERIT
+static const int t_tri_defined = 1;
+static const long t_tri_value = (long)(_POSIX_TRACE_INHERIT);
+#else
+static const int t_tri_defined = 0;
+static const long t_tri_value = 0;
+#endif
+
+#define NO_TRI() CT_UNSUPPORTED("built without TRI: <trace.h> defines _POSIX_TRACE_INHERIT as -1")
+
+#if CT_HAVE_TRI
+#define CT_IS(expr, ...) _Generic((expr), __VA_ARGS__: 1, default: 0)
+#undef posix_trace_attr_getinherited
+#undef posix_trace_attr_setinherited
+#define PROTO(fn, ret, params)                                                      \
+    _Static_assert(CT_IS(&fn, ret (*) params),                                      \
+                   "trace_h.prototypes-tri: " #fn " is not declared as " #ret " " #params); \
+    static ret (*const p_##fn) params = fn
+PROTO(posix_trace_attr_getinherited, int, (const trace_attr_t *restrict, int *restrict));
+PROTO(posix_trace_attr_setinherited, int, (trace_attr_t *, int));
+#endif
+
+CT_TEST(posix_trace_inherit_macro, "unistd.POSIX_TRACE_INHERIT", "TRC", "")
+{
+    /* Checked whatever the option's support: hence option TRC only. */
+    CT_CHECK(!u_tri_defined || u_tri_value == -1 || u_tri_value == 0 ||
+             u_tri_value == 200809L, "after <unistd.h>, _POSIX_TRACE_INHERIT is %ld: if"
+             " defined it must be -1, 0 or 200809L", u_tri_value);
+    CT_CHECK(!t_tri_defined || t_tri_value == -1 || t_tri_value == 0 ||
+             t_tri_value == 200809L, "after <unistd.h> and <trace.h>, _POSIX_TRACE_INHERIT is"
+             " %ld: if defined it must be -1, 0 or 200809L", t_tri_value);
+    ct_note("_POSIX_TRACE_INHERIT: after <unistd.h> %s%ld, after <trace.h> %s%ld",
+            u_tri_defined ? "" : "undefined ", u_tri_value, t_tri_defined ? "" : "undefined ",
+            t_tri_value);
+}
+
+CT_TEST(sc_trace_inherit, "sysconf.SC_TRACE_INHERIT", "TRC", "sysconf")
+{
+#ifdef _SC_TRACE_INHERIT
+    /* Checked whatever the option's support: hence option TRC only. */
+    errno = 0;
+    long v = ct_sysconf(_SC_TRACE_INHERIT);
+    int e = errno;
+    CT_CHECK(v == -1 || v == 200809L, "sysconf(_SC_TRACE_INHERIT) = %ld: expected -1 or"
+             " 200809L", v);
+    CT_CHECK(v != -1 || e == 0, "sysconf(_SC_TRACE_INHERIT) = -1 with errno %s: an option"
+             " name must not fail", ct_errname(e));
+    ct_note("sysconf(_SC_TRACE_INHERIT) = %ld", v);
+#else
+    CT_UNRESOLVED("<unistd.h> does not define _SC_TRACE_INHERIT (unistd.sc-names)");
+#endif
+}
+
+CT_TEST(constants_tri, "trace_h.constants-tri", "TRC,TRI", "posix_trace_attr_setinherited")
+{
+#if CT_HAVE_TRI
+    /* Compiled: both constants exist and initialise ints; they differ and the
+     * setter takes each. */
+    int v[2] = { POSIX_TRACE_CLOSE_FOR_CHILD, POSIX_TRACE_INHERITED };
+    trace_attr_t a;
+    CT_CHECK(v[0] != v[1], "POSIX_TRACE_CLOSE_FOR_CHILD and POSIX_TRACE_INHERITED are both"
+             " %d", v[0]);
+    CT_SETUP_OK(posix_trace_attr_init(&a));
+    if (ct_option("TRI"))
+        for (int i = 0; i < 2; i++)
+            CT_CHECK_OK(posix_trace_attr_setinherited(&a, v[i]));
+#else
+    NO_TRI();
+#endif
+}
+
+CT_TEST(prototypes_tri, "trace_h.prototypes-tri", "TRC,TRI",
+        "posix_trace_attr_getinherited,posix_trace_attr_setinherited")
+{
+#if CT_HAVE_TRI
+    /* Compiled: the _Static_asserts above; then each called through its
+     * pointer. */
+    trace_attr_t a;
+    int v = -12345;
+    CT_SETUP_OK(posix_trace_attr_init(&a));
+    if (!ct_option("TRI"))
+        CT_UNSUPPORTED("TRI is not supported at run time (the prototypes compiled)");
+    CT_CHECK_OK(p_posix_trace_attr_setinherited(&a, POSIX_TRACE_INHERITED));
+    CT_CHECK_OK(p_posix_trace_attr_getinherited(&a, &v));
+    CT_CHECK(v == POSIX_TRACE_INHERITED, "getinherited through its pointer gave %d after"
+             " setinherited(POSIX_TRACE_INHERITED) (%d)", v, POSIX_TRACE_INHERITED);
+#else
+    NO_TRI();
+#endif
+}
 
 /* ---- attributes ----------------------------------------------------------------------- */
 
@@ -72,8 +180,6 @@ static void need_tri(void)
         CT_UNSUPPORTED("TRI is not supported at run time");
 }
 #endif
-
-#define NO_TRI() CT_UNSUPPORTED("built without TRI: <trace.h> defines _POSIX_TRACE_INHERIT as -1")
 
 CT_TEST(default_close_for_child, "attr_getinherited.default", "TRC,TRI",
         "posix_trace_attr_init,posix_trace_attr_getinherited")
