@@ -679,8 +679,11 @@ static void child_maps(const struct side *s, void *arg)
     int rc[2];
     rec(ids->a, "c-copy-a");
     rec(ids->b, "c-copy-b");
-    rc[0] = open_rec("ct.tri.map-a", "c-open-a");
+    /* In the other order than the parent: a child that numbered its names
+     * afresh would give "ct.tri.map-b" the parent's identifier of
+     * "ct.tri.map-a". */
     rc[1] = open_rec("ct.tri.map-b", "c-open-b");
+    rc[0] = open_rec("ct.tri.map-a", "c-open-a");
     send_ints(s, rc, 2);
 }
 #endif
@@ -1057,11 +1060,14 @@ CT_TEST(unique_tri, "eventid_open.unique-per-stream-tri", "TRC,TRI",
 }
 
 #if CT_HAVE_TRI
-/* The child of same_name_tri: opens "s1" before the parent, "s2" after. */
+/* The child of same_name_tri: opens "s1" before the parent, "s2" after.  A
+ * name of its own first: a child numbering its names apart from its parent
+ * then numbers "s1" and "s2" unlike the parent does. */
 static void child_same_names(const struct side *s, void *arg)
 {
     int rc[2];
     (void)arg;
+    (void)open_rec("ct.tri.c-extra", "c-extra");
     rc[0] = open_rec("ct.tri.s1", "c-s1");
     child_say(s, '1');
     child_await(s, '2');

@@ -682,29 +682,46 @@ static const char *exe_or_untested(void)
 }
 
 #if CT_HAVE_TRI
-/* With TRI: the child is traced by inheritance (ruling 4: INHERITED); with
- * same_name, the parent opens the new image's name before the fork. */
+/* With TRI: the child is traced by inheritance (ruling 4: INHERITED).  With
+ * same_name, the parent opens the new image's name after the fork, before it
+ * lets the child go on: the name is mapped in the stream, not in the child's
+ * inherited mapping; the parent opens two other names first, so a new image
+ * numbering its names afresh or apart from the stream would number it unlike
+ * the parent. */
 static void still_traced_tri(const char *exe, int same_name)
 {
     trace_attr_t a;
     trace_id_t trid;
     trace_event_id_t image_id;
-    int p[2];
+    int p[2], go[2];
+    char c;
     if (!ct_option("TRI"))
         CT_UNSUPPORTED("TRI is not supported at run time");
     CT_SETUP_OK(posix_trace_attr_init(&a));
     CT_SETUP_OK(posix_trace_attr_setinherited(&a, POSIX_TRACE_INHERITED));
     CT_SETUP_OK(posix_trace_create(0, &a, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
-    if (same_name)
-        image_id = ct_open_id("ct-exec-image");
     make_pipe(p);
+    make_pipe(go);
     pid_t pid = fork_or_unresolved();
     if (pid == 0) {
         close(p[0]);
+        close(go[1]);
+        if (read(go[0], &c, 1) != 1 || c != 'r')
+            _exit(0);
         child_records_and_execs(exe, p[1]);
     }
     close(p[1]);
+    close(go[0]);
+    if (same_name) {
+        /* Two names first: the new image's is not the first name of the
+         * stream, nor the first the parent opened after the fork. */
+        (void)ct_open_id("ct-exec-parent-1");
+        (void)ct_open_id("ct-exec-parent-2");
+        image_id = ct_open_id("ct-exec-image");
+    }
+    CT_SETUP_OK(write(go[1], "r", 1) == 1 ? 0 : errno);
+    close(go[1]);
     wait_for_image(p[0], pid);
     traced_across_exec(trid, pid, same_name ? &image_id : NULL);
 }
