@@ -19,13 +19,12 @@
 #include "prerecorded.h"
 #include "stream_put.h"
 
-/* The stream's name space: replaced when streams are shared across
- * processes.  Today every stream of a process shares the process's user
- * event names (event_names.c), as posix_trace_eventid_open() does. */
+/* The stream's name space: that of the process(es) it traces (DESIGN.md,
+ * "Name spaces"), so that the controller and the traced process map every
+ * name to the same identifier (S0143-S0148). */
 int stream_eventid_open(struct stream *s, const char *name, trace_event_id_t *id)
 {
-    (void)s;
-    return event_names_open(name, id);
+    return event_names_open(stream_names(s), name, id);
 }
 
 int posix_trace_trid_eventid_open(trace_id_t trid, const char *restrict name,
@@ -36,8 +35,8 @@ int posix_trace_trid_eventid_open(trace_id_t trid, const char *restrict name,
     struct stream *s = stream_acquire(trid);
     if (s == NULL)
         return EINVAL;                                  /* S0141, S0153 */
-    /* S0140, S0142-S0145, S0148, S0154: the mapping of eventid_open, so that
-     * the controller and the traced process agree on every name. */
+    /* S0140, S0142-S0148, S0154: the mapping of eventid_open in the traced
+     * process, so that the controller and that process agree on every name. */
     int rc = stream_eventid_open(s, name, id);
     stream_release(s);
     return rc;

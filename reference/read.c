@@ -152,10 +152,11 @@ static int read_event(trace_id_t trid, struct posix_trace_event_info *ev, void *
             break;
         }
         s->waiters++;
-        int w = mode == WAIT_UNTIL ? pthread_cond_timedwait(&s->readable, &s->lock, abstime)
-                                   : pthread_cond_wait(&s->readable, &s->lock);
+        int w = shm_cond_wait(&s->readable, &s->lock, mode == WAIT_UNTIL ? abstime : NULL);
         s->waiters--;
         if (s->state != SLOT_ACTIVE || s->gen != gen) {
+            if (s->waiters == 0)
+                pthread_cond_broadcast(&s->flush_idle);    /* shutdown waits */
             rc = EINVAL;                /* shut down while we waited */
             break;
         }

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define SET_SIZE  sizeof(trace_event_set_t)
@@ -844,7 +845,7 @@ START_TEST(test_trid_eventid_open_maps)
     ck_assert_uint_ne(x, z);                            /* S0143: distinct names */
     ck_assert_int_eq(posix_trace_eventid_get_name(trid, x, name), 0);
     ck_assert_str_eq(name, "filter.trid.first");
-    /* another stream, one with log: the same mapping (no TRI) */
+    /* another stream of the same traced process, one with log: the same mapping */
     int fd = lu_tmpfile();
     struct lu_opts wo = { .sim = 1 };
     trace_id_t withlog = lu_create(&wo, fd);
@@ -902,6 +903,75 @@ START_TEST(test_trid_eventid_open_einval)
     ck_assert_int_eq(posix_trace_trid_eventid_open(log, "filter.a", &id), EINVAL);
     ck_assert_int_eq(posix_trace_close(log), 0);
     close(fd);
+}
+END_TEST
+
+/* The child of test_trid_eventid_open_child: opens a name, sends its id up,
+ * waits for the go, opens a second name (mapped already by the controller),
+ * sends its id, records both; exits 0, or nonzero on an error. */
+static void child_names(int up, int go)
+{
+    trace_event_id_t pad, x, y;
+    char c;
+    /* a name of its own first: its ids differ from the controller's */
+    if (posix_trace_eventid_open("filter.child.pad", &pad) != 0)
+        _exit(1);
+    if (posix_trace_eventid_open("filter.child.x", &x) != 0 || write(up, &x, sizeof x) != sizeof x)
+        _exit(2);
+    if (read(go, &c, 1) != 1)
+        _exit(3);
+    if (posix_trace_eventid_open("filter.child.y", &y) != 0 || write(up, &y, sizeof y) != sizeof y)
+        _exit(4);
+    posix_trace_event(x, "x", 1);
+    posix_trace_event(y, "y", 1);
+    _exit(0);
+}
+
+/* S0146, S0147, S0141 (TRI; DESIGN: name spaces), S0122: a controller
+ * tracing its child by pid maps names in the child's name space: a name the
+ * child opened gets the child's id, a name the controller opens first keeps
+ * its id when the child opens it; and the filter applies to the child's
+ * events, recorded in the shared stream. */
+START_TEST(test_trid_eventid_open_child)
+{
+    int up[2], go[2];
+    ck_assert_int_eq(pipe(up), 0);
+    ck_assert_int_eq(pipe(go), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(up[0]);
+        close(go[1]);
+        child_names(up[1], go[0]);
+    }
+    close(up[1]);
+    close(go[0]);
+    trace_event_id_t cx = 0, cy = 0, px = 0, py = 0;
+    ck_assert_int_eq(read(up[0], &cx, sizeof cx), (ssize_t)sizeof cx);
+    trace_id_t trid;
+    ck_assert_int_eq(posix_trace_create(pid, NULL, &trid), 0);
+    tu_track(trid);
+    ck_assert_int_eq(posix_trace_trid_eventid_open(trid, "filter.child.x", &px), 0);
+    ck_assert_uint_eq(px, cx);
+    ck_assert_int_eq(posix_trace_trid_eventid_open(trid, "filter.child.y", &py), 0);
+    ck_assert_uint_ne(py, px);
+    trace_event_set_t f = set1(py);
+    ck_assert_int_eq(posix_trace_set_filter(trid, &f, POSIX_TRACE_SET_EVENTSET), 0);
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    ck_assert_int_eq(write(go[1], "g", 1), 1);
+    ck_assert_int_eq(read(up[0], &cy, sizeof cy), (ssize_t)sizeof cy);
+    ck_assert_uint_eq(cy, py);
+    int status = -1;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(up[0]);
+    close(go[1]);
+    struct tu_ev evs[8];
+    ck_assert_int_eq(tu_read_all(trid, evs, 8), 2);     /* START, x: y is filtered */
+    assert_start_event(&evs[0], &f);
+    ck_assert_int_eq(evs[1].info.posix_event_id, cx);
+    ck_assert_int_eq(evs[1].info.posix_pid, pid);
+    tu_shutdown(trid);
 }
 END_TEST
 
@@ -989,6 +1059,7 @@ Suite *suite_filter(void)
     tcase_add_test(tc, test_trid_eventid_open_name_max);
     tcase_add_test(tc, test_trid_eventid_open_einval);
     tcase_add_test(tc, test_trid_eventid_open_limit);
+    tcase_add_test(tc, test_trid_eventid_open_child);
     suite_add_tcase(s, tc);
     return s;
 }
