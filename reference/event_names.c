@@ -129,7 +129,7 @@ void event_names_system_set(trace_event_set_t *set, int wopid_only)
 {
     for (size_t i = 0; i < SYSTEM_EVENT_COUNT; i++) {
         const struct system_event *e = &system_events[i];
-        if (e->supported && e->id < POSIX_TRACE_UNNAMED_USEREVENT && (e->wopid || !wopid_only))
+        if (e->supported && e->id != POSIX_TRACE_UNNAMED_USEREVENT && (e->wopid || !wopid_only))
             eventset_put(set, e->id);
     }
 }
