@@ -1,71 +1,87 @@
 /*
  * event_names.c -- the process's mapping of user event names to identifiers
  * (S0123-S0131, S0236, S0237), and the names of the system events.
- * Process-wide state forced by the API: posix_trace_eventid_open() has no
- * stream argument and its mapping outlives streams (S0131).
+ * A table is a process's, or its traced family's (process.h): the API
+ * forces it, posix_trace_eventid_open() has no stream argument and its
+ * mapping outlives streams (S0131).
  */
 #include <errno.h>
 #include <string.h>
 #include "event_names.h"
+#include "eventset.h"
+#include "shm.h"
 
-static struct {
-    pthread_mutex_t lock;
-    unsigned        count;
-    char            names[NAMED_USER_EVENT_MAX][TRACE_EVENT_NAME_MAX + 1];
-} user_names = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 struct system_event {
     trace_event_id_t id;
     const char      *name;
     int              supported;     /* its option is provided */
+    int              wopid;         /* process-independent: never a pid nor a thread */
 };
 
-/* Increasing id order; the order of the event type list. */
+/* Increasing id order; the order of the event type list.  wopid marks the
+ * types of POSIX_TRACE_WOPID_EVENTS (DESIGN.md, "Event sets"): those whose
+ * every event the reference records or reports has posix_pid 0 and
+ * posix_thread_id 0 (S0262, S0266, ruling 15).  START, STOP and FLUSH_START
+ * are not: when a call causes them they carry the caller's pid and thread.
+ * ERROR, which the reference never records, is: XRAT B.2.11 counts it among
+ * the "system trace events not associated with a process". */
 static const struct system_event system_events[] = {
-    { POSIX_TRACE_START,       "posix_trace_start",       1 },
-    { POSIX_TRACE_STOP,        "posix_trace_stop",        1 },
-    { POSIX_TRACE_FILTER,      "posix_trace_filter",      _POSIX_TRACE_EVENT_FILTER > 0 },
-    { POSIX_TRACE_OVERFLOW,    "posix_trace_overflow",    1 },
-    { POSIX_TRACE_RESUME,      "posix_trace_resume",      1 },
-    { POSIX_TRACE_FLUSH_START, "posix_trace_flush_start", _POSIX_TRACE_LOG > 0 },
-    { POSIX_TRACE_FLUSH_STOP,  "posix_trace_flush_stop",  _POSIX_TRACE_LOG > 0 },
-    { POSIX_TRACE_ERROR,       "posix_trace_error",       1 },
-    { POSIX_TRACE_UNNAMED_USEREVENT, "posix_trace_unnamed_userevent", 1 },
+    { POSIX_TRACE_START,       "posix_trace_start",       1, 0 },
+    { POSIX_TRACE_STOP,        "posix_trace_stop",        1, 0 },
+    { POSIX_TRACE_FILTER,      "posix_trace_filter",      _POSIX_TRACE_EVENT_FILTER > 0, 0 },
+    { POSIX_TRACE_OVERFLOW,    "posix_trace_overflow",    1, 1 },
+    { POSIX_TRACE_RESUME,      "posix_trace_resume",      1, 1 },
+    { POSIX_TRACE_FLUSH_START, "posix_trace_flush_start", _POSIX_TRACE_LOG > 0, 0 },
+    { POSIX_TRACE_FLUSH_STOP,  "posix_trace_flush_stop",  _POSIX_TRACE_LOG > 0, 1 },
+    { POSIX_TRACE_ERROR,       "posix_trace_error",       1, 1 },
+    { POSIX_TRACE_UNNAMED_USEREVENT, "posix_trace_unnamed_userevent", 1, 0 },
 };
 #define SYSTEM_EVENT_COUNT (sizeof system_events / sizeof system_events[0])
 
-void event_names_lock(void)
+void name_table_init(struct name_table *t)
 {
-    pthread_mutex_lock(&user_names.lock);
+    shm_mutex_init(&t->lock, 1);
+    t->count = 0;
 }
 
-void event_names_unlock(void)
+void name_table_copy(struct name_table *dst, struct name_table *src)
 {
-    pthread_mutex_unlock(&user_names.lock);
+    shm_lock(&src->lock);
+    dst->count = src->count;
+    memcpy(dst->names, src->names, src->count * sizeof src->names[0]);
+    pthread_mutex_unlock(&src->lock);
 }
 
-int event_names_open(const char *name, trace_event_id_t *id)
+void name_table_clear(struct name_table *t)
+{
+    shm_lock(&t->lock);
+    t->count = 0;
+    pthread_mutex_unlock(&t->lock);
+}
+
+int event_names_open(struct name_table *t, const char *name, trace_event_id_t *id)
 {
     if (name == NULL || id == NULL)
         return EINVAL;
     size_t len = strnlen(name, TRACE_EVENT_NAME_MAX + 1);
     if (len > TRACE_EVENT_NAME_MAX)
         return ENAMETOOLONG;                            /* S0124, S0134 */
-    pthread_mutex_lock(&user_names.lock);
+    shm_lock(&t->lock);
     unsigned i;
-    for (i = 0; i < user_names.count; i++)
-        if (strcmp(user_names.names[i], name) == 0)
+    for (i = 0; i < t->count; i++)
+        if (strcmp(t->names[i], name) == 0)
             break;                                      /* S0126 */
-    if (i == user_names.count) {
+    if (i == t->count) {
         if (i == NAMED_USER_EVENT_MAX) {
-            pthread_mutex_unlock(&user_names.lock);
+            pthread_mutex_unlock(&t->lock);
             *id = POSIX_TRACE_UNNAMED_USEREVENT;        /* S0127 */
             return 0;
         }
-        memcpy(user_names.names[i], name, len + 1);
-        user_names.count++;
+        memcpy(t->names[i], name, len + 1);
+        t->count++;
     }
-    pthread_mutex_unlock(&user_names.lock);
+    pthread_mutex_unlock(&t->lock);
     *id = FIRST_NAMED_USER_EVENT + i;
     return 0;
 }
@@ -82,17 +98,17 @@ int event_names_system(trace_event_id_t id, char *buf)
     return EINVAL;
 }
 
-int event_names_get(trace_event_id_t id, char *buf)
+int event_names_get(struct name_table *t, trace_event_id_t id, char *buf)
 {
     if (event_names_system(id, buf) == 0)
         return 0;
     int rc = EINVAL;                                    /* S0155 */
-    pthread_mutex_lock(&user_names.lock);
-    if (id >= FIRST_NAMED_USER_EVENT && id - FIRST_NAMED_USER_EVENT < user_names.count) {
-        strcpy(buf, user_names.names[id - FIRST_NAMED_USER_EVENT]);
+    shm_lock(&t->lock);
+    if (id >= FIRST_NAMED_USER_EVENT && id - FIRST_NAMED_USER_EVENT < t->count) {
+        strcpy(buf, t->names[id - FIRST_NAMED_USER_EVENT]);
         rc = 0;
     }
-    pthread_mutex_unlock(&user_names.lock);
+    pthread_mutex_unlock(&t->lock);
     return rc;
 }
 
@@ -109,21 +125,30 @@ unsigned event_names_system_nth(unsigned n, trace_event_id_t *id)
     return count;
 }
 
-unsigned event_names_count(void)
+void event_names_system_set(trace_event_set_t *set, int wopid_only)
 {
-    pthread_mutex_lock(&user_names.lock);
-    unsigned count = user_names.count;
-    pthread_mutex_unlock(&user_names.lock);
+    for (size_t i = 0; i < SYSTEM_EVENT_COUNT; i++) {
+        const struct system_event *e = &system_events[i];
+        if (e->supported && e->id != POSIX_TRACE_UNNAMED_USEREVENT && (e->wopid || !wopid_only))
+            eventset_put(set, e->id);
+    }
+}
+
+unsigned event_names_count(struct name_table *t)
+{
+    shm_lock(&t->lock);
+    unsigned count = t->count;
+    pthread_mutex_unlock(&t->lock);
     return count;
 }
 
-int event_names_nth(unsigned n, trace_event_id_t *id)
+int event_names_nth(struct name_table *t, unsigned n, trace_event_id_t *id)
 {
     unsigned nsys = event_names_system_nth(n, id);
     if (n < nsys)
         return 0;
     n -= nsys;
-    if (n >= event_names_count())
+    if (n >= event_names_count(t))
         return -1;
     *id = FIRST_NAMED_USER_EVENT + n;
     return 0;

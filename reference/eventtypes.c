@@ -7,11 +7,12 @@
 #include <errno.h>
 #include "event_names.h"
 #include "prerecorded.h"
+#include "process.h"
 #include "stream.h"
 
 int posix_trace_eventid_open(const char *restrict name, trace_event_id_t *restrict id)
 {
-    return event_names_open(name, id);                  /* S0123-S0134 */
+    return event_names_open(proc_names(), name, id);    /* S0123-S0134 */
 }
 
 int posix_trace_eventid_equal(trace_id_t trid, trace_event_id_t a, trace_event_id_t b)
@@ -29,7 +30,7 @@ int posix_trace_eventid_get_name(trace_id_t trid, trace_event_id_t id, char *nam
     struct stream *s = stream_acquire(trid);
     if (s == NULL)
         return EINVAL;                                  /* S0153 */
-    int rc = event_names_get(id, name);                 /* S0137, S0139, S0155 */
+    int rc = event_names_get(stream_names(s), id, name);    /* S0137, S0139, S0155 */
     stream_release(s);
     return rc;
 }
@@ -44,7 +45,7 @@ int posix_trace_eventtypelist_getnext_id(trace_id_t trid, trace_event_id_t *rest
     struct stream *s = stream_acquire(trid);
     if (s == NULL)
         return EINVAL;                                  /* S0171 */
-    if (event_names_nth(s->typelist_pos, id) == 0) {
+    if (event_names_nth(stream_names(s), s->typelist_pos, id) == 0) {
         s->typelist_pos++;
         *unavailable = 0;                               /* S0165, S0166 */
     } else {

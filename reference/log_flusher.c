@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include "log_stream.h"
+#include "process.h"
 #include "stream_put.h"
 
 /* Records taken at a time: bounds the flusher's memory whatever the
@@ -71,8 +72,22 @@ static uint64_t flush_mark_of(const struct stream *s)
 }
 
 /* The FLUSH policy: the stream is half full (S0038). */
+/* A traced process other than the controller cannot run the controller's
+ * log code (its memory is the controller's): it wakes the flusher. */
+static int kick_flusher(struct stream *s)
+{
+    if (s->owner == posixtrace_proc.pid)
+        return 0;
+    s->flush_mark = 0;
+    s->flush_kick = 1;
+    pthread_cond_signal(&s->flush_wake);
+    return 1;
+}
+
 void log_flush_auto(struct stream *s)
 {
+    if (kick_flusher(s))
+        return;
     s->flush_mark = 0;              /* until the flusher has taken the events */
     if (!s->log->request)
         request_flush(s, &no_origin);
@@ -80,6 +95,8 @@ void log_flush_auto(struct stream *s)
 
 int log_flush_make_room(struct stream *s, uint64_t need, uint64_t extra)
 {
+    if (kick_flusher(s))
+        return -1;          /* full until the flusher has run (DESIGN.md) */
     struct log_stream *ls = s->log;
     /* The stream is full: its events go to the flusher now rather than be
      * lost, as far as the flusher's buffer allows. */
@@ -155,7 +172,7 @@ static void run_flush(struct stream *s, struct log_stream *ls, int final)
         ls->pending = t;
         pthread_mutex_unlock(&s->lock);
         write_batch(ls);
-        pthread_mutex_lock(&s->lock);
+        shm_lock(&s->lock);
         publish(ls, final);
     } while ((more || ls->pending.len > 0) && --rounds > 0);
 
@@ -163,7 +180,7 @@ static void run_flush(struct stream *s, struct log_stream *ls, int final)
     snapshot(s, ls, final, &st);
     pthread_mutex_unlock(&s->lock);
     log_writer_write_meta(&ls->w, &st);                 /* S0113 at shutdown */
-    pthread_mutex_lock(&s->lock);
+    shm_lock(&s->lock);
     publish(ls, final);
     if (starts > 0 && stream_fits(s, 0))
         stream_put(s, POSIX_TRACE_FLUSH_STOP, NULL, 0, 0, &no_origin);   /* S0277 */
@@ -176,11 +193,16 @@ static void run_flush(struct stream *s, struct log_stream *ls, int final)
 static void *flusher_main(void *arg)
 {
     struct stream *s = arg;
-    pthread_mutex_lock(&s->lock);
+    shm_lock(&s->lock);
     struct log_stream *ls = s->log;
     for (;;) {
-        while (!ls->request && !ls->quit)
-            pthread_cond_wait(&s->flush_wake, &s->lock);
+        while (!ls->request && !ls->quit && !s->flush_kick)
+            shm_cond_wait(&s->flush_wake, &s->lock, NULL);
+        if (s->flush_kick && !ls->quit) {
+            s->flush_kick = 0;          /* asked for by a traced process */
+            if (!ls->request)
+                request_flush(s, &no_origin);
+        }
         if (ls->request) {
             ls->request = 0;
             run_flush(s, ls, 0);
@@ -282,6 +304,7 @@ int log_stream_create(struct stream *s, int fd)
     st.st.posix_stream_flush_status = POSIX_TRACE_NOT_FLUSHING;
     st.st.posix_log_overrun_status = POSIX_TRACE_NO_OVERRUN;
     st.st.posix_log_full_status = POSIX_TRACE_NOT_FULL;
+    ls->w.names = stream_names(s);
     int rc = log_writer_create(&ls->w, fd, &s->attr, &st);
     if (rc != 0) {
         free(ls->pending.buf);
@@ -317,7 +340,7 @@ int log_stream_shutdown(struct stream *s)
     pthread_cond_signal(&s->flush_wake);
     pthread_mutex_unlock(&s->lock);
     pthread_join(ls->thread, NULL);                     /* S0115 */
-    pthread_mutex_lock(&s->lock);
+    shm_lock(&s->lock);
     int rc = ls->final_error;
     s->log = NULL;
     s->flush_mark = 0;
@@ -330,7 +353,7 @@ int log_stream_clear(struct stream *s)
     struct log_stream *ls = s->log;
     unsigned long gen = s->gen;
     while (ls->busy) {
-        pthread_cond_wait(&s->flush_idle, &s->lock);
+        shm_cond_wait(&s->flush_idle, &s->lock, NULL);
         if (s->state != SLOT_ACTIVE || s->gen != gen)
             return EINVAL;              /* shut down while we waited */
     }
@@ -354,10 +377,7 @@ void log_stream_status(struct stream *s, struct posix_trace_status_info *st)
     ls->log_overrun = POSIX_TRACE_NO_OVERRUN;
 }
 
-void log_stream_forget(struct stream *s)
+void log_stream_forget(struct log_stream *ls)
 {
-    if (s->log != NULL)
-        free_log(s->log);
-    s->log = NULL;
-    s->flush_mark = 0;
+    free_log(ls);
 }

@@ -58,6 +58,6 @@ int log_stream_clear(struct stream *s);
 void log_stream_status(struct stream *s, struct posix_trace_status_info *st);
 
 /* In the child of fork: frees the log's memory; no thread, no file I/O. */
-void log_stream_forget(struct stream *s);
+void log_stream_forget(struct log_stream *ls);
 
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "event_names.h"
+#include "process.h"
 #include "log_writer.h"
 #include "stream.h"
 #include "trace_file.h"
@@ -109,11 +110,12 @@ static uint32_t encode_names(struct log_writer *w, traceevent_t *area, uint32_t 
     uint32_t words[LOG_NAME_WORDS_MAX], start = w->names_slot;
     if (cap > LOG_META_SLOTS - w->names_slot)
         cap = LOG_META_SLOTS - w->names_slot;
-    unsigned count = event_names_count();
+    struct name_table *t = w->names != NULL ? w->names : proc_names();
+    unsigned count = event_names_count(t);
     char name[TRACE_EVENT_NAME_MAX + 1];
     while (w->names_written < count) {
         trace_event_id_t id = FIRST_NAMED_USER_EVENT + w->names_written;
-        if (event_names_get(id, name) != 0)
+        if (event_names_get(t, id, name) != 0)
             break;
         uint32_t nw = log_name_words(id, name, words);
         size_t n = meta_record(LOG_CODE_NAME, id, words, nw, area + (w->names_slot - start),
@@ -137,7 +139,9 @@ static void status_fill(struct log_writer *w, struct log_status *st)
 int log_writer_create(struct log_writer *w, int fd, const trace_attr_t *attr,
                       const struct log_status *initial)
 {
+    struct name_table *names = w->names;
     memset(w, 0, sizeof *w);
+    w->names = names;
     w->fd = fd;
     size_t biggest = attr->__max_datasize > SYSTEM_EVENT_DATA_MAX ? attr->__max_datasize
                                                                   : SYSTEM_EVENT_DATA_MAX;

@@ -16,6 +16,8 @@
 
 #include "log_format.h"
 
+struct name_table;
+
 struct log_writer {
     int fd;                     /* the application's; never closed here */
     struct log_geometry g;
@@ -36,6 +38,8 @@ struct log_writer {
     struct slot_clock clk;
     uint32_t *words;            /* scratch: one record's payload */
     uint32_t meta_counter;      /* status records written */
+    struct name_table *names;   /* the traced process's event names (NULL:
+                                 * the calling process's); set before create */
     uint32_t names_written;     /* event names of the process already in the area */
     uint32_t names_slot;        /* the area's next free slot */
 };

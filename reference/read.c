@@ -66,7 +66,7 @@ static inline void take(struct stream *s, struct rec_hdr *h, void *data, size_t 
         static const struct origin none = { 0, 0, 0, -1 };
         s->autostopped = 0;
         s->full = POSIX_TRACE_NOT_FULL;
-        stream_put(s, POSIX_TRACE_START, NULL, 0, 0, &none);
+        stream_put(s, POSIX_TRACE_START, &s->filter, sizeof s->filter, 0, &none);   /* S0285 */
         s->run = POSIX_TRACE_RUNNING;
         stream_update_recording(s);
     }
@@ -152,10 +152,11 @@ static int read_event(trace_id_t trid, struct posix_trace_event_info *ev, void *
             break;
         }
         s->waiters++;
-        int w = mode == WAIT_UNTIL ? pthread_cond_timedwait(&s->readable, &s->lock, abstime)
-                                   : pthread_cond_wait(&s->readable, &s->lock);
+        int w = shm_cond_wait(&s->readable, &s->lock, mode == WAIT_UNTIL ? abstime : NULL);
         s->waiters--;
         if (s->state != SLOT_ACTIVE || s->gen != gen) {
+            if (s->waiters == 0)
+                pthread_cond_broadcast(&s->flush_idle);    /* shutdown waits */
             rc = EINVAL;                /* shut down while we waited */
             break;
         }

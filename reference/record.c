@@ -1,18 +1,22 @@
 /*
  * record.c -- posix_trace_event(): the recording path (S0121, S0122).
  *
- * Kept short because it is the hot path: a process with no running stream
- * pays one atomic load; otherwise, for each stream that records, one lock,
- * the header and data copied into the ring, one unlock.
+ * Kept short because it is the hot path: a process traced into no stream
+ * pays two loads (its list of streams, its block's epoch); otherwise, for
+ * each stream that records, one lock, the header and data copied into the
+ * ring, one unlock.  The streams are those the process is traced into,
+ * whoever controls them (process.h).
  */
+#include "eventset.h"
+#include "process.h"
 #include "stream_put.h"
 
 static void record_into(struct stream *s, trace_event_id_t id, const void *data,
                         size_t len, const void *prog)
 {
-    pthread_mutex_lock(&s->lock);
-    if (s->state != SLOT_ACTIVE) {
-        pthread_mutex_unlock(&s->lock);
+    shm_lock(&s->lock);
+    if (s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)) {
+        pthread_mutex_unlock(&s->lock);     /* filtered out: no effect (S0122) */
         return;
     }
     if (s->run != POSIX_TRACE_RUNNING) {
@@ -34,8 +38,11 @@ static void record_into(struct stream *s, trace_event_id_t id, const void *data,
 
 void posix_trace_event(trace_event_id_t id, const void *restrict data, size_t len)
 {
-    uint64_t mask = atomic_load_explicit(&posixtrace_table.recording,
-                                         memory_order_acquire);
+    struct proc *p = &posixtrace_proc;
+    if (__builtin_expect(atomic_load_explicit(p->epoch, memory_order_acquire) !=
+                         atomic_load_explicit(&p->seen, memory_order_relaxed), 0))
+        proc_sync();                    /* a controller created a stream for us */
+    uint64_t mask = atomic_load_explicit(&p->mask, memory_order_acquire);
     if (mask == 0 || id >= __POSIXTRACE_EVENT_ID_LIMIT)
         return;
     if (data == NULL)
@@ -44,6 +51,8 @@ void posix_trace_event(trace_event_id_t id, const void *restrict data, size_t le
     do {
         int i = __builtin_ctzll(mask);
         mask &= mask - 1;
-        record_into(&posixtrace_table.slots[i], id, data, len, prog);
+        struct stream *s = atomic_load_explicit(&p->att[i].s, memory_order_relaxed);
+        if (s != NULL && atomic_load_explicit(&s->recording, memory_order_relaxed))
+            record_into(s, id, data, len, prog);
     } while (mask);
 }

@@ -33,17 +33,29 @@ static inline uint64_t rec_size(uint32_t data_len)
     return REC_HDR_SIZE + (((uint64_t)data_len + 7u) & ~(uint64_t)7u);
 }
 
+/* The ring lives in shared memory, mapped at a different address in each
+ * process: its buffer is found by an offset from the ring itself. */
 struct ring {
-    unsigned char *buf;
+    uint64_t       off;     /* buffer address - ring address */
     uint64_t       cap;     /* power of two */
     uint64_t       head;    /* next byte to write */
     uint64_t       tail;    /* oldest byte not yet consumed */
 };
 
-/* Allocates a ring of at least `bytes` bytes (rounded up to a power of two).
- * Returns 0 or ENOMEM. */
-int  ring_init(struct ring *r, uint64_t bytes);
-void ring_free(struct ring *r);
+static inline unsigned char *ring_buf(const struct ring *r)
+{
+    /* The buffer is outside struct ring: hide where the pointer came from,
+     * or the compiler takes a write to it for an overflow of *r. */
+    uintptr_t base = (uintptr_t)r;
+    __asm__("" : "+r"(base));
+    return (unsigned char *)(base + r->off);
+}
+
+/* The capacity of a ring of at least `bytes` bytes (a power of two). */
+uint64_t ring_capacity(uint64_t bytes);
+
+/* Makes r an empty ring on buf, of cap bytes (ring_capacity). */
+void ring_init(struct ring *r, void *buf, uint64_t cap);
 
 static inline uint64_t ring_used(const struct ring *r) { return r->head - r->tail; }
 
@@ -52,10 +64,10 @@ static inline void ring_copy_in(struct ring *r, uint64_t off, const void *src, u
 {
     uint64_t pos = off & (r->cap - 1), first = r->cap - pos;
     if (n <= first) {
-        memcpy(r->buf + pos, src, n);
+        memcpy(ring_buf(r) + pos, src, n);
     } else {
-        memcpy(r->buf + pos, src, first);
-        memcpy(r->buf, (const unsigned char *)src + first, n - first);
+        memcpy(ring_buf(r) + pos, src, first);
+        memcpy(ring_buf(r), (const unsigned char *)src + first, n - first);
     }
 }
 
@@ -63,10 +75,10 @@ static inline void ring_copy_out(const struct ring *r, uint64_t off, void *dst, 
 {
     uint64_t pos = off & (r->cap - 1), first = r->cap - pos;
     if (n <= first) {
-        memcpy(dst, r->buf + pos, n);
+        memcpy(dst, ring_buf(r) + pos, n);
     } else {
-        memcpy(dst, r->buf + pos, first);
-        memcpy((unsigned char *)dst + first, r->buf, n - first);
+        memcpy(dst, ring_buf(r) + pos, first);
+        memcpy((unsigned char *)dst + first, ring_buf(r), n - first);
     }
 }
 

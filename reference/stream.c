@@ -9,24 +9,15 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "attr.h"
 #include "log_stream.h"
 #include "prerecorded.h"
+#include "process.h"
 #include "stream_put.h"
-
-/* May the caller trace pid?  The reference traces the calling process only
- * (DESIGN.md): ESRCH for a process that does not exist, EPERM otherwise. */
-static int check_traced_pid(pid_t pid)
-{
-    if (pid == 0 || pid == posixtrace_table.pid)
-        return 0;                                       /* S0089 */
-    if (pid < 0)
-        return ESRCH;
-    if (kill(pid, 0) != 0 && errno == ESRCH)
-        return ESRCH;
-    return EPERM;                                       /* S0088 */
-}
 
 /* May fd hold a log (LOGFORMAT section 6)?  EBADF: not open for writing
  * (S0119); EINVAL: not a regular file, or O_APPEND (S0097: the metadata
@@ -42,6 +33,27 @@ static int check_log_fd(int fd)
     if (!S_ISREG(sb.st_mode) || (fl & O_APPEND))
         return EINVAL;
     return 0;
+}
+
+/* Empties a slot (its lock held, its stream's not): the stream's object
+ * goes, retired if threads of this process may still record into it. */
+static void slot_free(struct stream_slot *sl, int attached)
+{
+    if (attached) {
+        proc_detach(sl->s);
+        shm_object_retire(sl->s, sl->len);
+    } else {
+        munmap(sl->s, sl->len);
+    }
+    if (sl->fd >= 0)
+        close(sl->fd);
+    if (sl->shm_name[0] != '\0')
+        shm_unlink(sl->shm_name);       /* the traced process never opened it */
+    sl->shm_name[0] = '\0';
+    sl->s = NULL;
+    sl->fd = -1;
+    sl->names = NULL;
+    sl->gen++;                          /* the trace id is dead from now on */
 }
 
 /* fd: the log's descriptor, or -1 for a stream without log. */
@@ -67,22 +79,26 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
             return rc;
     }
     stream_table_init();
-    int rc = check_traced_pid(pid);
+    struct pb *target;
+    int rc = proc_target(pid, &target);                 /* S0088, S0089, S0118 */
     if (rc)
         return rc;
 
     struct stream_table *t = &posixtrace_table;
     pthread_mutex_lock(&t->lock);
-    struct stream *s = NULL;
-    for (int i = 0; i < TRACE_SYS_MAX && s == NULL; i++) {
+    struct stream_slot *sl = NULL;
+    unsigned slot = 0;
+    for (int i = 0; i < TRACE_SYS_MAX && sl == NULL; i++) {
         pthread_mutex_lock(&t->slots[i].lock);
-        if (t->slots[i].state == SLOT_FREE)
-            s = &t->slots[i];                           /* keep it locked */
-        else
+        if (t->slots[i].s == NULL) {
+            sl = &t->slots[i];                          /* keep it locked */
+            slot = (unsigned)i;
+        } else {
             pthread_mutex_unlock(&t->slots[i].lock);
+        }
     }
     pthread_mutex_unlock(&t->lock);
-    if (s == NULL)
+    if (sl == NULL)
         return EAGAIN;                                  /* TRACE_SYS_MAX */
 
     uint64_t reserve = policy != POSIX_TRACE_LOOP ? attr_system_event_size() : 0;
@@ -92,11 +108,34 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
         events = biggest;               /* one event of each kind always fits */
     if (events < attr_system_event_size())
         events = attr_system_event_size();
-    rc = ring_init(&s->ring, events + reserve);
-    if (rc) {
-        pthread_mutex_unlock(&s->lock);
-        return rc;                                      /* ENOMEM */
+    uint64_t cap = ring_capacity(events + reserve);
+    size_t head = (sizeof(struct stream) + 63) & ~(size_t)63;
+    if (cap > SIZE_MAX - head) {
+        pthread_mutex_unlock(&sl->lock);
+        return ENOMEM;
     }
+    /* The traced process, if another, opens the object by its name. */
+    int sfd;
+    struct stream *s = shm_object_create(head + cap, target ? sl->shm_name : NULL, &sfd);
+    if (s == NULL) {
+        pthread_mutex_unlock(&sl->lock);
+        return ENOMEM;
+    }
+    s->magic = STREAM_MAGIC;
+    s->map_len = head + cap;
+    /* Other processes record into it: the traced child, or with INHERITED
+     * the children of the traced process (S0317). */
+    int shared = target != NULL || attr->__inheritance == POSIX_TRACE_INHERITED;
+    shm_mutex_init(&s->lock, shared);
+    shm_cond_init(&s->readable, shared);
+    shm_cond_init(&s->flush_wake, shared);
+    shm_cond_init(&s->flush_idle, shared);
+    shm_lock(&s->lock);
+    ring_init(&s->ring, (unsigned char *)s + head, cap);
+    s->gen = sl->gen;
+    s->slot = slot;
+    s->target = target ? atomic_load(&target->pid) : posixtrace_proc.pid;   /* S0086 */
+    s->inherit = attr->__inheritance;
     s->attr = *attr;                                    /* S0004: a copy */
     s->attr.__stream_fullpolicy = policy;
     s->attr.__stream_fullpolicy_set = 1;
@@ -111,7 +150,8 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     s->ovf_ts = 0;
     s->lost = 0;
     s->typelist_pos = 0;
-    s->owner = t->pid;
+    memset(&s->filter, 0, sizeof s->filter);            /* S0093: empty */
+    s->owner = posixtrace_proc.pid;
     s->sim = attr->__sim_clock;
     if (s->sim) {
         s->sim_now = timespec_to_ns(&attr->__sim_start);
@@ -126,17 +166,32 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     s->sim_pid = (uint32_t)attr->__sim_pid;
     s->log = NULL;
     s->flush_mark = 0;
-    if (fd >= 0) {
-        rc = log_stream_create(s, fd);                  /* S0096 */
-        if (rc) {
-            ring_free(&s->ring);
-            pthread_mutex_unlock(&s->lock);
-            return rc;                                  /* ENOSPC, ENOMEM, ... */
+    sl->s = s;
+    sl->len = head + cap;
+    sl->fd = sfd;
+    sl->names = proc_names_of(target);
+    if (fd >= 0)
+        rc = log_stream_create(s, fd);                  /* S0096; ENOSPC, ENOMEM, ... */
+    if (rc == 0) {
+        s->state = SLOT_ACTIVE;
+        /* The traced process records from now on: attached here, or
+         * posted to the child, which attaches at its next event. */
+        rc = target ? proc_post(target, sl->shm_name) : proc_attach(s, sl->len, sfd, 0);
+        if (rc != 0 && s->log != NULL) {
+            s->state = SLOT_CLOSING;
+            log_stream_shutdown(s);     /* an empty, complete log */
         }
     }
-    s->state = SLOT_ACTIVE;
+    if (rc) {
+        s->state = SLOT_FREE;
+        pthread_mutex_unlock(&s->lock);
+        slot_free(sl, 0);
+        pthread_mutex_unlock(&sl->lock);
+        return rc;                                      /* EAGAIN: no room to attach */
+    }
     *trid = stream_trid(s);                             /* S0090 */
     pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&sl->lock);
     return 0;
 }
 
@@ -163,7 +218,7 @@ int posix_trace_start(trace_id_t trid)
         stream_release(s);                              /* S0227, S0228 */
         return 0;
     }
-    if (!stream_fits(s, 0)) {
+    if (!stream_fits(s, sizeof s->filter)) {
         /* UNTIL_FULL with no room for START: the stream is full (S0228);
          * it starts by itself once a reader has emptied it. */
         s->full = POSIX_TRACE_FULL;
@@ -174,7 +229,8 @@ int posix_trace_start(trace_id_t trid)
     }
     struct origin o;
     stream_origin(s, &o, __builtin_return_address(0));
-    stream_put(s, POSIX_TRACE_START, NULL, 0, 0, &o);
+    /* S0285: START carries the filter in force (TEF) */
+    stream_put(s, POSIX_TRACE_START, &s->filter, sizeof s->filter, 0, &o);
     s->run = POSIX_TRACE_RUNNING;                       /* S0226 */
     stream_update_recording(s);
     stream_release(s);
@@ -222,7 +278,8 @@ int posix_trace_clear(trace_id_t trid)
 
 int posix_trace_shutdown(trace_id_t trid)
 {
-    struct stream *s = stream_acquire(trid);
+    struct stream_slot *sl;
+    struct stream *s = stream_acquire_slot(trid, &sl);
     if (s == NULL)
         return EINVAL;
     int rc = 0;
@@ -241,14 +298,15 @@ int posix_trace_shutdown(trace_id_t trid)
         rc = log_stream_shutdown(s);    /* S0112, S0113, S0115 */
     }
     s->run = POSIX_TRACE_SUSPENDED;                     /* S0107 */
-    s->state = SLOT_FREE;
+    s->state = SLOT_FREE;               /* traced processes let go of it */
     stream_update_recording(s);
-    ring_free(&s->ring);                                /* S0108-S0110 */
-    s->gen++;                           /* the trace id is dead from now on */
-    stream_free_origins(s);
     pthread_cond_broadcast(&s->readable);   /* blocked readers: EINVAL */
     pthread_cond_broadcast(&s->flush_idle);
-    stream_release(s);
+    while (s->waiters > 0)              /* they leave before the memory goes */
+        shm_cond_wait(&s->flush_idle, &s->lock, NULL);
+    pthread_mutex_unlock(&s->lock);
+    slot_free(sl, proc_attached(s));                    /* S0108-S0110 */
+    pthread_mutex_unlock(&sl->lock);
     return rc;                          /* the final flush's error (S0120) */
 }
 

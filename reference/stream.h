@@ -2,11 +2,18 @@
  * stream.h -- the reference's trace streams: the per-process table of stream
  * slots, a stream's state, and the operations the API files share.
  *
- * Locking: each slot has one mutex, which guards everything in the slot.  A
- * slot is never freed, so a thread may lock a slot whose stream was shut down
- * meanwhile: every operation checks, under the lock, that the slot still
- * holds the stream its trace id names (state and generation).  The table
- * lock serialises creation, fork and exit.
+ * A stream lives in a shared memory object (shm.h) with its ring, so that
+ * every process traced into it records there (DESIGN.md, "Streams shared
+ * between processes").  Nothing in it is a pointer valid in another process
+ * except `log`, which only its controller uses.
+ *
+ * Locking: a stream's mutex (shared, robust) guards everything in the
+ * stream.  The controller's table has a local mutex per slot, which guards
+ * the slot (which mapping, which generation): an API call takes the slot's
+ * lock, then the stream's, and lets the slot's go.  A mapping that a
+ * recording thread may still be using is retired, never unmapped, so a
+ * thread that finds a stream shut down under the lock simply leaves.  The
+ * table lock serialises creation, fork and exit.
  */
 #ifndef POSIXTRACE_STREAM_H
 #define POSIXTRACE_STREAM_H
@@ -15,12 +22,17 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include "ring.h"
+#include "shm.h"
+
+#define STREAM_MAGIC     0x3154535243525450ull  /* "PTRCST1": fd scan after exec */
+#define SIM_ORIGINS_MAX  256                    /* threads with deterministic origins */
 
 /* SLOT_CLOSING: a stream with log being shut down: its final flush runs
  * (the flusher still uses the slot), every call with its trace id fails. */
 enum slot_state { SLOT_FREE = 0, SLOT_ACTIVE = 1, SLOT_CLOSING = 2 };
 
 struct log_stream;                  /* the trace log of a stream (log_stream.h) */
+struct name_table;                  /* event names (event_names.h) */
 
 /* The overflow condition of a LOOP stream, as the reader will report it. */
 enum overflow_state {
@@ -29,12 +41,24 @@ enum overflow_state {
     OVF_RESUME        /* OVERFLOW reported: RESUME comes before the next event */
 };
 
+struct sim_origin {
+    uint32_t pid;                   /* real pid of the thread's process */
+    uint64_t thread;                /* its pthread_t */
+};
+
 struct stream {
+    uint64_t        magic;          /* STREAM_MAGIC */
+    uint64_t        map_len;        /* bytes of the shared object */
     pthread_mutex_t lock;
     pthread_cond_t  readable;       /* readers wait here for an event */
     unsigned long   gen;            /* generation: part of the trace id */
+    unsigned        slot;           /* index in the controller's table */
     int             state;          /* enum slot_state */
     int             waiters;        /* readers blocked on `readable` */
+    _Atomic int     recording;      /* running, or UNTIL_FULL-stopped and
+                                     * counting the events it loses: read
+                                     * without the lock by every process */
+    pid_t           target;         /* the traced process (S0086) */
 
     /* The stream proper, valid while state == SLOT_ACTIVE. */
     trace_attr_t    attr;           /* copy of the creation attributes */
@@ -53,27 +77,40 @@ struct stream {
     uint64_t        lost;           /* events lost so far (statistics) */
     unsigned        typelist_pos;   /* cursor of eventtypelist_getnext_id */
     pid_t           owner;          /* controller process */
+    int             inherit;        /* POSIX_TRACE_INHERITED / CLOSE_FOR_CHILD */
     int             sim;            /* simulated clock? */
     uint64_t        sim_now;        /* its value, ns */
     uint64_t        sim_step;       /* its step, ns */
-    struct log_stream *log;         /* its trace log (TRL), NULL: none */
+    struct log_stream *log;         /* its trace log (TRL), NULL: none; an
+                                     * address in the controller only */
+    _Atomic int     flush_kick;     /* FLUSH: a traced process asks for a flush */
     pthread_cond_t  flush_wake;     /* its flusher waits here for work */
     pthread_cond_t  flush_idle;     /* clear waits here for a flush to end */
     int             simorigin;      /* deterministic origins (posixtrace_sim.h) */
     uint32_t        sim_pid;
-    pthread_t      *sim_threads;    /* threads in the order they first recorded */
-    unsigned        nsim_threads, sim_threads_cap;
+    /* Threads in the order they first recorded, and processes likewise
+     * (posixtrace_attr_setsimorigin). */
+    struct sim_origin sim_threads[SIM_ORIGINS_MAX];
+    unsigned        nsim_threads;
+    uint32_t        sim_pids[SIM_ORIGINS_MAX];
+    unsigned        nsim_pids;
+    trace_event_set_t filter;       /* TEF: event types not recorded (eventset.h) */
+};
+
+/* A slot of the controller's table (process-local). */
+struct stream_slot {
+    pthread_mutex_t    lock;
+    unsigned long      gen;         /* generation: part of the trace id */
+    struct stream     *s;           /* its stream, NULL: free */
+    size_t             len;         /* the mapping's size */
+    int                fd;          /* the object's descriptor, or -1 */
+    struct name_table *names;       /* the traced process's event names */
+    char               shm_name[SHM_NAME_MAX];  /* kept for the traced process */
 };
 
 struct stream_table {
-    pthread_mutex_t  lock;
-    /* Bit i: slot i records events (running, or UNTIL_FULL-stopped and
-     * counting the events it loses).  Read without a lock by
-     * posix_trace_event(), so that a process with no running stream pays
-     * one load per event. */
-    _Atomic uint64_t recording;
-    pid_t            pid;           /* this process, refreshed after fork */
-    struct stream    slots[TRACE_SYS_MAX];
+    pthread_mutex_t    lock;
+    struct stream_slot slots[TRACE_SYS_MAX];
 };
 
 extern struct stream_table posixtrace_table;
@@ -84,12 +121,20 @@ void stream_table_init(void);
 /* Locks and returns the active stream trid names, or NULL (trid invalid,
  * shut down, or inherited from a parent process). */
 struct stream *stream_acquire(trace_id_t trid);
+/* The same, with the slot kept locked too (*slot): for changing the slot. */
+struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot);
 static inline void stream_release(struct stream *s) { pthread_mutex_unlock(&s->lock); }
 
 static inline trace_id_t stream_trid(const struct stream *s)
 {
-    return (trace_id_t)(s->gen << 6) | (trace_id_t)(s - posixtrace_table.slots);
+    return (trace_id_t)(s->gen << 6) | (trace_id_t)s->slot;
 }
+
+/* Does a slot read these names?  (Table locked: fork.) */
+int stream_table_uses(const struct name_table *names);
+
+/* The event names of the process(es) s traces (controller only). */
+struct name_table *stream_names(const struct stream *s);
 
 /* Identity of an event's origin; system events with none use all zeros. */
 struct origin {
@@ -116,10 +161,6 @@ static inline void stream_origin(struct stream *s, struct origin *o, const void 
         origin_of_caller(o, prog);
 }
 
-/* Frees what a stream's slot holds besides its ring: the deterministic
- * origins' thread table. */
-void stream_free_origins(struct stream *s);
-
 /* Taking events out of an active stream (read.c), for its readers and for
  * the flusher of its log: the same code, so that a LOOP stream's OVERFLOW
  * and RESUME reach both.  Lock held. */
@@ -136,7 +177,7 @@ void stream_take(struct stream *s, struct rec_hdr *h, void *data, size_t cap);
  * time only). */
 void rec_to_event_info(const struct rec_hdr *h, struct posix_trace_event_info *ev);
 
-/* Updates the recording mask bit of s after a change of state. */
+/* Updates s->recording after a change of state. */
 void stream_update_recording(struct stream *s);
 
 /* Would an event with len bytes of data fit without loss? (LOOP: always.)
@@ -160,5 +201,10 @@ static inline void ns_to_timespec(uint64_t ns, struct timespec *t)
 
 /* Size of the largest system event's data: the FILTER event's two sets. */
 #define SYSTEM_EVENT_DATA_MAX  (2 * sizeof(trace_event_set_t))
+
+/* Maps name to an identifier in the name space of s, the way
+ * posix_trace_eventid_open() does in the traced process (filter.c).  Lock
+ * held.  0, ENAMETOOLONG or EINVAL. */
+int stream_eventid_open(struct stream *s, const char *name, trace_event_id_t *id);
 
 #endif

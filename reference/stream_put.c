@@ -6,12 +6,13 @@
 #define _GNU_SOURCE                     /* sched_getcpu() */
 #include <sched.h>
 #include <stdlib.h>
+#include "process.h"
 #include "stream_put.h"
 
 void origin_of_caller(struct origin *o, const void *prog)
 {
     pthread_t self = pthread_self();
-    o->pid = (uint32_t)posixtrace_table.pid;
+    o->pid = (uint32_t)posixtrace_proc.pid;
     o->thread = 0;
     memcpy(&o->thread, &self, sizeof self < sizeof o->thread ? sizeof self : sizeof o->thread);
     o->prog = (uint64_t)(uintptr_t)prog;
@@ -21,39 +22,45 @@ void origin_of_caller(struct origin *o, const void *prog)
 }
 
 /* The rank (1, 2, ...) of the calling thread among those that recorded
- * into s; 0 if the table cannot grow (the thread is then "none"). */
+ * into s, whatever their process; 0 past SIM_ORIGINS_MAX (the thread is
+ * then "none"). */
 static uint64_t sim_thread_rank(struct stream *s)
 {
     pthread_t self = pthread_self();
+    uint64_t t = 0;
+    memcpy(&t, &self, sizeof self < sizeof t ? sizeof self : sizeof t);
+    uint32_t pid = (uint32_t)posixtrace_proc.pid;
     for (unsigned i = 0; i < s->nsim_threads; i++)
-        if (pthread_equal(s->sim_threads[i], self))
+        if (s->sim_threads[i].pid == pid && s->sim_threads[i].thread == t)
             return i + 1u;
-    if (s->nsim_threads == s->sim_threads_cap) {
-        unsigned cap = s->sim_threads_cap ? 2 * s->sim_threads_cap : 8;
-        pthread_t *t = realloc(s->sim_threads, cap * sizeof *t);
-        if (t == NULL)
-            return 0;
-        s->sim_threads = t;
-        s->sim_threads_cap = cap;
-    }
-    s->sim_threads[s->nsim_threads++] = self;
-    return s->nsim_threads;
+    if (s->nsim_threads == SIM_ORIGINS_MAX)
+        return 0;
+    s->sim_threads[s->nsim_threads].pid = pid;
+    s->sim_threads[s->nsim_threads].thread = t;
+    return ++s->nsim_threads;
+}
+
+/* The rank (0, 1, ...) of the calling process among those that recorded
+ * into s: the deterministic pid is the stream's plus this rank. */
+static uint32_t sim_process_rank(struct stream *s)
+{
+    uint32_t pid = (uint32_t)posixtrace_proc.pid;
+    for (unsigned i = 0; i < s->nsim_pids; i++)
+        if (s->sim_pids[i] == pid)
+            return i;
+    if (s->nsim_pids == SIM_ORIGINS_MAX)
+        return SIM_ORIGINS_MAX;
+    s->sim_pids[s->nsim_pids] = pid;
+    return s->nsim_pids++;
 }
 
 void stream_sim_origin(struct stream *s, struct origin *o)
 {
     /* LOGFORMAT section 9: nothing that differs from run to run. */
-    o->pid = s->sim_pid;
+    o->pid = s->sim_pid + sim_process_rank(s);
     o->thread = sim_thread_rank(s);
     o->prog = 0;
     o->cpu = sim_cpu_of_thread();
-}
-
-void stream_free_origins(struct stream *s)
-{
-    free(s->sim_threads);
-    s->sim_threads = NULL;
-    s->nsim_threads = s->sim_threads_cap = 0;
 }
 
 /* LOOP (S0032, S0033): drops the oldest events until need bytes are free.

@@ -50,7 +50,7 @@ static inline void stream_write(struct stream *s, trace_event_id_t id, const voi
     uint64_t pos = r->head & (r->cap - 1);
     uint64_t size = rec_size(len);
     if (pos + size <= r->cap) {                 /* the common case: no wrap */
-        unsigned char *p = r->buf + pos;
+        unsigned char *p = ring_buf(r) + pos;
         memcpy(p, &h, sizeof h);
         if (len == 8) {
             memcpy(p + sizeof h, data, 8);      /* the common size, inlined */

@@ -12,7 +12,7 @@
  *
  * Not tested here, and why:
  *   eventid_open.unique-per-stream-tri, eventid_open.same-name-same-id-tri
- *                      TRI: with the fork tests.
+ *                      TRI: inherit.c, with the fork tests.
  *   eventid_open.ENOMEM and the like: no such error is listed.
  *   trid_eventid_open.*  TEF: with the filter tests; only the return
  *                      convention (eventid_equal.return-convention) is here.

@@ -26,8 +26,15 @@
  * exit guard would otherwise turn its exit() into _exit().  Tests that count
  * streams assume no other process of the system creates streams meanwhile.
  *
+ * With TRI, the child of a process traced into a POSIX_TRACE_INHERITED stream
+ * is traced too but is still no controller (child_trid_einval_inherited), a
+ * traced child stays traced across exec whether it is traced by its pid or by
+ * inheritance (exec_still_traced, exec_still_traced_tri), and the new image's
+ * eventid_open of a name already mapped in the stream gives the stream's
+ * identifier (exec_same_name_tri).
+ *
  * Not tested here, and why:
- *   fork.inherited*, fork.close-for-child, exec mapping with TRI: TRI rules.
+ *   fork.inherited*, fork.close-for-child: TRI rules, in inherit.c.
  *   exec.mapping-not-inherited: not testable (catalogue).
  */
 #include <fcntl.h>
@@ -300,6 +307,79 @@ CT_TEST(child_trid_einval, "create.EINVAL-child-trid", "TRC",
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 
+CT_TEST(child_trid_einval_inherited, "create.EINVAL-child-trid,fork.child-not-controller",
+        "TRC,TRI", "posix_trace_attr_setinherited,posix_trace_create,posix_trace_get_status,"
+        "posix_trace_start,posix_trace_stop,posix_trace_clear,posix_trace_shutdown,fork")
+{
+#if CT_HAVE_TRI
+    /* The child is traced into the stream (INHERITED) but does not control it. */
+    static const char *const calls[5] = { "get_status", "stop", "clear", "start",
+                                          "shutdown" };
+    if (!ct_option("TRI"))
+        CT_UNSUPPORTED("TRI is not supported at run time");
+    trace_attr_t a;
+    trace_id_t trid;
+    trace_event_id_t id = ct_open_id("ct-parent");
+    int p[2], rc[6], st;
+    struct posix_trace_status_info si;
+    struct ct_ev v[64];
+    CT_SETUP_OK(posix_trace_attr_init(&a));
+    CT_SETUP_OK(posix_trace_attr_setinherited(&a, POSIX_TRACE_INHERITED));
+    CT_SETUP_OK(posix_trace_create(0, &a, &trid));
+    CT_SETUP_OK(posix_trace_start(trid));
+    posix_trace_event(id, "before", 6);
+    make_pipe(p);
+    pid_t pid = fork_or_unresolved();
+    if (pid == 0) {
+        int out[6];
+        close(p[0]);
+        out[0] = posix_trace_get_status(trid, &si);
+        out[1] = posix_trace_stop(trid);
+        out[2] = posix_trace_clear(trid);
+        out[3] = posix_trace_start(trid);
+        out[4] = posix_trace_shutdown(trid);
+        posix_trace_event(id, "child", 5);
+        out[5] = 1;
+        write_ints(p[1], out, 6);
+        _exit(0);
+    }
+    close(p[1]);
+    int n = read_ints(p[0], rc, 6);
+    waitpid(pid, &st, 0);
+    if (n != 6)
+        CT_UNRESOLVED("the child reported %d of 6 results and ended with %s", n,
+                      wait_status(st));
+    CT_RULE("create.EINVAL-child-trid");
+    for (int i = 0; i < 5; i++)
+        CT_CHECK(rc[i] == EINVAL, "in a child made by fork and traced into its parent's"
+                 " POSIX_TRACE_INHERITED stream, %s with the parent's trid returned %d (%s),"
+                 " expected EINVAL", calls[i], rc[i], ct_errname(rc[i]));
+    CT_RULE("fork.child-not-controller");
+    CT_CHECK_OK(posix_trace_get_status(trid, &si));
+    CT_CHECK(si.posix_stream_status == POSIX_TRACE_RUNNING, "the parent's stream is %s after"
+             " its traced child's stop and shutdown, expected RUNNING",
+             ct_state_name(si.posix_stream_status));
+    posix_trace_event(id, "after", 5);
+    size_t m = ct_drain(trid, v, 64), before = 0, after = 0, child = 0, stops = 0;
+    for (size_t i = 0; i < m && i < 64; i++) {
+        before += ct_is_event(trid, &v[i], id) && has_data(&v[i], "before");
+        after += ct_is_event(trid, &v[i], id) && has_data(&v[i], "after");
+        child += has_data(&v[i], "child");
+        stops += ct_is_event(trid, &v[i], POSIX_TRACE_STOP);
+    }
+    CT_CHECK(before == 1 && after == 1 && stops == 0, "the parent's stream holds %zu of the"
+             " event recorded before the fork (cleared by the child?), %zu of the one after"
+             " (still recording?) and %zu STOP events (expected 1, 1, 0)", before, after,
+             stops);
+    if (child != 1)
+        ct_note("the event the child recorded after its calls is in the stream %zu times"
+                " (fork.inherited says 1)", child);
+    CT_CHECK_OK(posix_trace_shutdown(trid));
+#else
+    CT_UNSUPPORTED("built without TRI: <trace.h> defines _POSIX_TRACE_INHERIT as -1");
+#endif
+}
+
 /* ---- fork -------------------------------------------------------------------------------- */
 
 CT_TEST(child_not_controller, "fork.child-not-controller", "TRC",
@@ -533,22 +613,39 @@ CT_TEST(exec_shuts_down, "exec.shuts-down", "TRC", "posix_trace_create,execv")
 
 /* Checks that stream trid holds, from process pid, the event recorded before
  * exec (else UNRESOLVED: the process was not traced) and the one recorded by
- * the new image. */
-static void traced_across_exec(trace_id_t trid, pid_t pid)
+ * the new image.  With image_id (TRI), the new image's event must be of that
+ * type instead (else UNRESOLVED if it is missing). */
+static void traced_across_exec(trace_id_t trid, pid_t pid, const trace_event_id_t *image_id)
 {
     struct ct_ev v[64];
     size_t m = ct_drain(trid, v, 64), before = 0, after = 0;
+    const struct ct_ev *image = NULL;
     for (size_t i = 0; i < m && i < 64; i++) {
         if (v[i].info.posix_pid != pid)
             continue;
         before += has_data(&v[i], "before-exec");
-        after += has_data(&v[i], "exec-image");
+        if (has_data(&v[i], "exec-image")) {
+            after++;
+            image = &v[i];
+        }
     }
     if (before != 1)
         CT_UNRESOLVED("the event the child recorded before exec is there %zu times: the child"
                       " was not traced to begin with", before);
-    CT_CHECK(after == 1, "the event the new image recorded after exec is in the stream %zu"
-             " times, expected once: a traced process stays traced across exec", after);
+    if (image_id == NULL) {
+        CT_CHECK(after == 1, "the event the new image recorded after exec is in the stream %zu"
+                 " times, expected once: a traced process stays traced across exec", after);
+    } else {
+        if (after != 1)
+            CT_UNRESOLVED("the event the new image recorded after exec is in the stream %zu"
+                          " times (exec.still-traced says once)", after);
+        CT_CHECK(posix_trace_eventid_equal(trid, image->info.posix_event_id, *image_id),
+                 "the new image's eventid_open(\"ct-exec-image\") gave identifier %s (read"
+                 " from its event), not the %s the parent has for that name in the same"
+                 " POSIX_TRACE_INHERITED stream: a name already mapped for the processes"
+                 " traced into a stream keeps its identifier",
+                 CT_HEX(image->info.posix_event_id), CT_HEX(*image_id));
+    }
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 
@@ -575,36 +672,65 @@ static void wait_for_image(int fd, pid_t pid)
         CT_UNRESOLVED("eventid_open in the new image returned %s", ct_errname(got[0]));
 }
 
+static const char *exe_or_untested(void)
+{
+    const char *exe = self_exe();
+    if (exe == NULL)
+        CT_UNTESTED("no way to name the running program for exec (no /proc/self/exe or the"
+                    " like; ct.h does not pass argv[0])");
+    return exe;
+}
+
 #if CT_HAVE_TRI
-/* With TRI: the child is traced by inheritance (ruling 4: INHERITED). */
-static void still_traced_tri(const char *exe)
+/* With TRI: the child is traced by inheritance (ruling 4: INHERITED).  With
+ * same_name, the parent opens the new image's name after the fork, before it
+ * lets the child go on: the name is mapped in the stream, not in the child's
+ * inherited mapping; the parent opens two other names first, so a new image
+ * numbering its names afresh or apart from the stream would number it unlike
+ * the parent. */
+static void still_traced_tri(const char *exe, int same_name)
 {
     trace_attr_t a;
     trace_id_t trid;
-    int p[2];
+    trace_event_id_t image_id;
+    int p[2], go[2];
+    char c;
+    if (!ct_option("TRI"))
+        CT_UNSUPPORTED("TRI is not supported at run time");
     CT_SETUP_OK(posix_trace_attr_init(&a));
     CT_SETUP_OK(posix_trace_attr_setinherited(&a, POSIX_TRACE_INHERITED));
     CT_SETUP_OK(posix_trace_create(0, &a, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     make_pipe(p);
+    make_pipe(go);
     pid_t pid = fork_or_unresolved();
     if (pid == 0) {
         close(p[0]);
+        close(go[1]);
+        if (read(go[0], &c, 1) != 1 || c != 'r')
+            _exit(0);
         child_records_and_execs(exe, p[1]);
     }
     close(p[1]);
+    close(go[0]);
+    if (same_name) {
+        /* Two names first: the new image's is not the first name of the
+         * stream, nor the first the parent opened after the fork. */
+        (void)ct_open_id("ct-exec-parent-1");
+        (void)ct_open_id("ct-exec-parent-2");
+        image_id = ct_open_id("ct-exec-image");
+    }
+    CT_SETUP_OK(write(go[1], "r", 1) == 1 ? 0 : errno);
+    close(go[1]);
     wait_for_image(p[0], pid);
-    traced_across_exec(trid, pid);
+    traced_across_exec(trid, pid, same_name ? &image_id : NULL);
 }
 #endif
 
 CT_TEST(exec_still_traced, "exec.still-traced", "TRC",
         "posix_trace_create,posix_trace_event,posix_trace_trygetnext_event,execv")
 {
-    const char *exe = self_exe();
-    if (exe == NULL)
-        CT_UNTESTED("no way to name the running program for exec (no /proc/self/exe or the"
-                    " like; ct.h does not pass argv[0])");
+    const char *exe = exe_or_untested();
     int go[2], p[2], st;
     char c;
     trace_id_t trid;
@@ -621,25 +747,40 @@ CT_TEST(exec_still_traced, "exec.still-traced", "TRC",
     close(go[0]);
     close(p[1]);
     /* Trace the child by its pid (TRC); EPERM: this implementation traces
-     * only the caller. */
+     * only the caller (exec_still_traced_tri traces a child by inheritance). */
     int rc = posix_trace_create(pid, NULL, &trid);
     if (rc != 0) {
         close(go[1]);
         waitpid(pid, &st, 0);
-#if CT_HAVE_TRI
-        if (rc == EPERM && ct_option("TRI")) {
-            ct_note("create for the child's pid: EPERM; the child is traced through TRI");
-            still_traced_tri(exe);
-            return;
-        }
-#endif
         if (rc == EPERM)
             CT_UNSUPPORTED("create for a child's pid returned EPERM: no process other than"
-                           " the caller can be traced here, so no traced process execs");
+                           " the caller can be traced by its pid here");
         CT_UNRESOLVED("create for the child's pid returned %s", ct_errname(rc));
     }
     CT_SETUP_OK(posix_trace_start(trid));
     CT_SETUP_OK(write(go[1], "r", 1) == 1 ? 0 : errno);
     wait_for_image(p[0], pid);
-    traced_across_exec(trid, pid);
+    traced_across_exec(trid, pid, NULL);
+}
+
+CT_TEST(exec_still_traced_tri, "exec.still-traced", "TRC,TRI",
+        "posix_trace_attr_setinherited,posix_trace_create,posix_trace_event,"
+        "posix_trace_trygetnext_event,fork,execv")
+{
+#if CT_HAVE_TRI
+    still_traced_tri(exe_or_untested(), 0);
+#else
+    CT_UNSUPPORTED("built without TRI: <trace.h> defines _POSIX_TRACE_INHERIT as -1");
+#endif
+}
+
+CT_TEST(exec_same_name_tri, "eventid_open.same-name-same-id-tri", "TRC,TRI",
+        "posix_trace_attr_setinherited,posix_trace_eventid_open,posix_trace_eventid_equal,"
+        "fork,execv")
+{
+#if CT_HAVE_TRI
+    still_traced_tri(exe_or_untested(), 1);
+#else
+    CT_UNSUPPORTED("built without TRI: <trace.h> defines _POSIX_TRACE_INHERIT as -1");
+#endif
 }

@@ -609,7 +609,7 @@ static int first_error_child(void *p, char *msg, size_t len)
     st.st.posix_stream_full_status = st.st.posix_log_full_status = POSIX_TRACE_NOT_FULL;
     st.st.posix_stream_overrun_status = st.st.posix_log_overrun_status = POSIX_TRACE_NO_OVERRUN;
     st.st.posix_stream_flush_status = POSIX_TRACE_NOT_FLUSHING;
-    struct log_writer w;
+    struct log_writer w = { 0 };
     if (log_writer_create(&w, fd, &a, &st) != 0) {
         snprintf(msg, len, "log_writer_create failed");
         return 1;

@@ -22,6 +22,7 @@ Suite *suite_log_stream(void);     /* check_log_stream.c: streams with a trace l
 Suite *suite_log_open(void);       /* check_log_open.c: pre-recorded streams */
 Suite *suite_log_format(void);     /* check_log_format.c: the log file's layout */
 Suite *suite_log_faults(void);     /* check_log_faults.c: cut, killed, hostile, full */
+Suite *suite_process(void);        /* check_process.c: streams shared between processes */
 Suite *suite_log_accounting(void); /* check_log_accounting.c: no loss unreported */
 Suite *suite_log_dump(void);       /* check_log_dump.c: tracedump's POSIX view */
 
@@ -35,14 +36,15 @@ int main(void)
     srunner_add_suite(sr, suite_event());
     srunner_add_suite(sr, suite_eventid());
     srunner_add_suite(sr, suite_typelist());
+    srunner_add_suite(sr, suite_filter());
     srunner_add_suite(sr, suite_read());
     srunner_add_suite(sr, suite_policy());
     srunner_add_suite(sr, suite_status());
     srunner_add_suite(sr, suite_clear());
     srunner_add_suite(sr, suite_sim());
+    srunner_add_suite(sr, suite_process());
     srunner_add_suite(sr, suite_threads());
     srunner_add_suite(sr, suite_sysconf());
-    srunner_add_suite(sr, suite_unsupported());
     srunner_add_suite(sr, suite_slot());
     srunner_add_suite(sr, suite_kernel_sim());
     srunner_add_suite(sr, suite_kernel_ring());
