@@ -625,14 +625,13 @@ CT_TEST(set_filter_suspended_no_event, "set_filter.no-filter-event-suspended", "
     ct_no_loss(trid);
     size_t n = ct_drain_sev(trid, v, MAX_EV);
 
-    size_t starts = 0, filters = 0;
-    for (size_t i = 0; i < n; i++) {
-        starts += posix_trace_eventid_equal(trid, v[i].info.posix_event_id, POSIX_TRACE_START) != 0;
-        filters += posix_trace_eventid_equal(trid, v[i].info.posix_event_id, POSIX_TRACE_FILTER) != 0;
-    }
-    if (starts != 2 || !present(&f, trid, v, n, 7, 1) || !present(&f, trid, v, n, 7, 2))
-        CT_UNRESOLVED("the stream does not hold the 2 START events and the 2 marks recorded"
-                      " (%zu START events, %zu events read)", starts, n);
+    size_t filters = 0;
+    for (size_t i = 0; i < n; i++)
+        filters += posix_trace_eventid_equal(trid, v[i].info.posix_event_id,
+                                             POSIX_TRACE_FILTER) != 0;
+    if (!present(&f, trid, v, n, 7, 1) || !present(&f, trid, v, n, 7, 2))
+        CT_UNRESOLVED("the stream does not hold the 2 marks recorded while it ran (%zu events"
+                      " read)", n);
     CT_CHECK(filters == 0, "6 calls of set_filter on a suspended stream (3 before it was ever"
              " started, 3 after posix_trace_stop) recorded %zu POSIX_TRACE_FILTER events,"
              " expected none", filters);

@@ -571,8 +571,10 @@ CRASH_AND_HANG = [
 # entry was reviewed: a test of that rule uses the broken behaviour in its setup
 # or to observe its own rule, or the broken code is shared (create_withlog
 # shares create's checks; the log's flusher takes events out of a stream with
-# the reader's code, so a reader that breaks order breaks every log).  Added
-# to the mutant's "collateral".
+# the reader's code, so a reader that breaks order breaks every log;
+# trid_eventid_open maps names with eventid_open's code; the filter tests take
+# a new stream as suspended and read events oldest first).  Added to the
+# mutant's "collateral".
 OBSERVED_COLLATERAL = {
     "start-no-start-event": [
         "clear.log-first-event",
@@ -585,6 +587,7 @@ OBSERVED_COLLATERAL = {
     "stop-records-twice": [
         "stop.full-no-effect"],
     "create-running": [
+        "set_filter.filter-event", "set_filter.no-filter-event-suspended",
         "create_withlog.like-create", "create_withlog.trid-unique",
         "fork.child-not-controller",
         "attr_init.multiple-create", "create.trid-usable", "create.several-streams"],
@@ -603,6 +606,8 @@ OBSERVED_COLLATERAL = {
         "create.EINVAL-child-trid", "fork.child-not-controller",
         "clear.return-convention", "shutdown.trid-invalid"],
     "shutdown-keeps-trid": [
+        "trid_eventid_open.EINVAL", "get_filter.return-convention", "get_filter.EINVAL-trid",
+        "set_filter.EINVAL-trid",
         "clear.return-convention", "clear.EINVAL", "create.return-convention",
         "eventid_equal.return-convention", "eventid_get_name.EINVAL-trid",
         "eventtypelist_getnext_id.return-convention", "eventtypelist_getnext_id.EINVAL",
@@ -619,6 +624,7 @@ OBSERVED_COLLATERAL = {
         "shutdown.trid-invalid", "get_attr.return-convention",
         "fork.child-not-controller"],
     "getnext-newest-first": [
+        "set_filter.filter-event", "xsh211.start-data-tef",
         "log.max-size", "clear.log-reinit", "clear.log-first-event", "clear.log-not-full", "close.deallocates", "open.connects", "open.oldest-first", "open.trid-usable", "open.trid-no-control", "rewind.resets", "close.return-convention", "create_withlog.like-create", "create_withlog.log-to-fd", "create_withlog.trid-unique", "create_withlog.trid-usable", "flush.copies-to-log", "flush.completion-pollable", "flush.traces-during-flush", "flush.frees-space", "log.until-full-discards", "log.until-full-last-stop", "log.loop", "log.append", "flush.EFBIG", "flush.ENOSPC", "shutdown.log-ends-with-stop", "shutdown.log-flushed", "shutdown.log-has-attributes", "shutdown.log-has-mapping", "shutdown.log-has-status", "shutdown.log-recognisable", "shutdown.waits-flush", "shutdown.EFBIG", "shutdown.ENOSPC", "eventid_get_name.returns-name", "get_status.resets-log-overrun", "get_status.resets-flush-error", "get_status.prerecorded-final", "get_status.prerecorded-no-reset", "getnext.prerecorded", "getnext.end-of-log", "xsh211.log-mtime-ctime", "xsh211.log-atime", "xsh211.flush-status-values", "xsh211.not-flushing-idle", "xsh211.flush-error-zero", "xsh211.flush-error-first", "xsh211.log-overrun-values", "xsh211.log-overrun-set", "xsh211.log-full-values", "xsh211.flush-start-event", "xsh211.flush-stop-event", "trace_h.prototypes-trl",
         "xsh211.sysevent-prog-address", "xsh211.user-prog-address", "xsh211.stop-data-auto",
         "clear.events-lost", "getnext.reports", "getnext.full-data-status",
@@ -638,14 +644,22 @@ OBSERVED_COLLATERAL = {
     "record-not-marked-truncated": [
         "getnext.full-data-status"],
     "eventid-open-new-id": [
+        "trid_eventid_open.same-name-same-id", "trid_eventid_open.limit-unnamed",
+        "trace_h.prototypes-tef",
         "clear.keeps-mapping",
         "eventid_open.same-name-same-id-tri", "trid_eventid_open.same-name-same-id-tri",
         "fork.inherited-mapping"],
     "eventid-get-name-wrong": [
+        "trid_eventid_open.maps", "trid_eventid_open.active-stream",
+        "trid_eventid_open.name-max", "trace_h.prototypes-tef",
         "clear.log-reinit", "clear.log-first-event", "open.oldest-first", "create_withlog.like-create", "create_withlog.log-to-fd", "create_withlog.trid-unique", "flush.copies-to-log", "flush.traces-during-flush", "flush.frees-space", "log.loop", "log.append", "shutdown.log-ends-with-stop", "shutdown.log-flushed", "shutdown.log-has-mapping", "shutdown.waits-flush", "getnext.prerecorded", "stream.flush-policy", "xsh211.flush-start-event", "trace_h.prototypes-trl",
         "xbd419.one-to-one",
         "clear.keeps-mapping", "trace_h.prototypes-trc",
         "fork.inherited-mapping"],
+    "eventid-open-einval": [
+        "trid_eventid_open.ENAMETOOLONG"],
+    "eventid-open-limit-error": [
+        "trid_eventid_open.limit-unnamed"],
     "typelist-end-error": [
         "xbd419.event-has-type",
         "clear.keeps-mapping"],
