@@ -11,7 +11,7 @@
  * clock is not assumed, only the interval between two events.
  *
  * Not tested here, and why:
- *   event.filtered-no-effect  TEF: in the filter tests.
+ *   event.filtered-no-effect  TEF: filter.c.
  *   posix_pid of user events  xbd419.c (xbd419.pid).
  */
 #include <pthread.h>

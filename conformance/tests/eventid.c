@@ -14,7 +14,7 @@
  *   eventid_open.unique-per-stream-tri, eventid_open.same-name-same-id-tri
  *                      TRI: inherit.c, with the fork tests.
  *   eventid_open.ENOMEM and the like: no such error is listed.
- *   trid_eventid_open.*  TEF: with the filter tests; only the return
+ *   trid_eventid_open.*  TEF: trid_eventid.c; only the return
  *                      convention (eventid_equal.return-convention) is here.
  */
 #include <stdio.h>

@@ -19,9 +19,17 @@
  * spelling exists is found with #ifdef, so it must be a macro; if neither is,
  * the <trace.h> spelling is used and must compile.
  *
+ * TEF (trace_event_set_t, POSIX_TRACE_FILTER, the three how values of
+ * set_filter, the 8 prototypes) is checked here too, when the build has the
+ * option (CT_HAVE_TEF); without it those tests end UNSUPPORTED.  Whether TEF
+ * is supported must be known right after <trace.h> alone, for the type
+ * check: from the build (-DCT_HAVE_TEF) or from a _POSIX_TRACE_EVENT_FILTER
+ * that <trace.h> itself defines.  Where neither tells, the type is checked
+ * after the other headers and the test says so.
+ *
  * Not tested here, and why:
- *   the TEF, TRI and TRL constants, types, members and prototypes: rules of
- *   those options (trace_h.*-tef, -tri, -trl), in their files.  They appear
+ *   the TRI and TRL constants, types, members and prototypes: rules of
+ *   those options (trace_h.*-tri, -trl), in their files.  They appear
  *   here only where trace_h.constants-distinct needs them, if defined.
  *   sys_types_h.trace-types: "<sys/types.h> defines the types" can only be
  *   decided by a translation unit that includes <sys/types.h> without
@@ -35,6 +43,22 @@ static size_t ct_h_size;                 /* trace_h.type.size_t */
 static trace_attr_t ct_h_attr;           /* trace_h.type.trace_attr_t */
 static trace_event_id_t ct_h_event_id;   /* trace_h.type.trace_event_id_t */
 static trace_id_t ct_h_trid;             /* trace_h.type.trace_id_t */
+
+/* TEF, as known from <trace.h> alone (or the build). */
+#if defined(CT_HAVE_TEF)
+#define CT_H_TEF_ALONE CT_HAVE_TEF
+#elif defined(_POSIX_TRACE_EVENT_FILTER)
+#if _POSIX_TRACE_EVENT_FILTER != -1
+#define CT_H_TEF_ALONE 1
+#else
+#define CT_H_TEF_ALONE 0
+#endif
+#else
+#define CT_H_TEF_ALONE 0
+#endif
+#if CT_H_TEF_ALONE
+static trace_event_set_t ct_h_event_set; /* trace_h.type.trace_event_set_t */
+#endif
 
 #include <pthread.h>
 #include <sys/types.h>
@@ -163,6 +187,33 @@ PROTO(posix_trace_trygetnext_event,
       int, (trace_id_t, struct posix_trace_event_info *restrict, void *restrict, size_t,
               size_t *restrict, int *restrict));
 
+#if CT_HAVE_TEF
+#undef posix_trace_eventset_add
+#undef posix_trace_eventset_del
+#undef posix_trace_eventset_empty
+#undef posix_trace_eventset_fill
+#undef posix_trace_eventset_ismember
+#undef posix_trace_get_filter
+#undef posix_trace_set_filter
+#undef posix_trace_trid_eventid_open
+
+#define PROTO_TEF(fn, ret, params)                                                  \
+    _Static_assert(CT_IS(&fn, ret (*) params),                                      \
+                   "trace_h.prototypes-tef: " #fn " is not declared as " #ret " " #params); \
+    static ret (*const p_##fn) params = fn
+
+PROTO_TEF(posix_trace_eventset_add, int, (trace_event_id_t, trace_event_set_t *));
+PROTO_TEF(posix_trace_eventset_del, int, (trace_event_id_t, trace_event_set_t *));
+PROTO_TEF(posix_trace_eventset_empty, int, (trace_event_set_t *));
+PROTO_TEF(posix_trace_eventset_fill, int, (trace_event_set_t *, int));
+PROTO_TEF(posix_trace_eventset_ismember,
+          int, (trace_event_id_t, const trace_event_set_t *restrict, int *restrict));
+PROTO_TEF(posix_trace_get_filter, int, (trace_id_t, trace_event_set_t *));
+PROTO_TEF(posix_trace_set_filter, int, (trace_id_t, const trace_event_set_t *, int));
+PROTO_TEF(posix_trace_trid_eventid_open,
+          int, (trace_id_t, const char *restrict, trace_event_id_t *restrict));
+#endif /* CT_HAVE_TEF */
+
 /* ---- types ----------------------------------------------------------------------------- */
 
 CT_TEST(type_size_t, "trace_h.type.size_t", "TRC", "")
@@ -194,6 +245,37 @@ CT_TEST(type_trace_id_t, "trace_h.type.trace_id_t", "TRC",
     CT_CHECK_OK(posix_trace_create(0, NULL, &ct_h_trid));
     trace_id_t copy = ct_h_trid;               /* the same stream through a copy */
     CT_CHECK_OK(posix_trace_shutdown(copy));
+}
+
+CT_TEST(type_trace_event_set_t, "trace_h.type.trace_event_set_t", "TRC,TEF",
+        "posix_trace_eventset_empty,posix_trace_eventset_add,posix_trace_eventset_ismember")
+{
+#if CT_HAVE_TEF
+    if (!ct_option("TEF"))
+        CT_UNSUPPORTED("TEF is not supported at run time");
+#if CT_H_TEF_ALONE
+    trace_event_set_t *set = &ct_h_event_set;     /* declared with <trace.h> alone */
+#else
+    static trace_event_set_t late;
+    trace_event_set_t *set = &late;
+    ct_note("<trace.h> alone does not say whether TEF is supported: the type was declared"
+            " after <trace.h> and the other headers");
+#endif
+    /* Compiled: an object of the type exists.  It is usable as a set, and
+     * assignable (the type is not trace_attr_t). */
+    int member = 0;
+    CT_CHECK_OK(posix_trace_eventset_empty(set));
+    CT_CHECK_OK(posix_trace_eventset_add(POSIX_TRACE_STOP, set));
+    trace_event_set_t copy = *set;
+    CT_CHECK_OK(posix_trace_eventset_ismember(POSIX_TRACE_STOP, &copy, &member));
+    CT_CHECK(member != 0, "a copy (by assignment) of a set holding POSIX_TRACE_STOP does not"
+             " hold it");
+    CT_CHECK_OK(posix_trace_eventset_ismember(POSIX_TRACE_START, &copy, &member));
+    CT_CHECK(member == 0, "a copy (by assignment) of a set holding only POSIX_TRACE_STOP holds"
+             " POSIX_TRACE_START");
+#else
+    CT_UNSUPPORTED("built without TEF: <trace.h> defines _POSIX_TRACE_EVENT_FILTER as -1");
+#endif
 }
 
 /* ---- structure members --------------------------------------------------------------- */
@@ -397,4 +479,94 @@ CT_TEST(prototypes_trc, "trace_h.prototypes-trc", "TRC",
              "the third event read through the pointers is not the second recorded");
     CT_CHECK_OK(p_posix_trace_clear(trid));
     CT_CHECK_OK(p_posix_trace_shutdown(trid));
+}
+
+/* ---- TEF: constants and prototypes --------------------------------------------------------- */
+
+CT_TEST(constants_tef, "trace_h.constants-tef", "TRC,TEF", "posix_trace_eventid_equal")
+{
+#if CT_HAVE_TEF
+    if (!ct_option("TEF"))
+        CT_UNSUPPORTED("TEF is not supported at run time");
+    /* Compiled: POSIX_TRACE_FILTER exists and is a trace_event_id_t value.
+     * It names an event of its own. */
+    trace_event_id_t filter = POSIX_TRACE_FILTER;
+    const trace_event_id_t others[6] = { POSIX_TRACE_START, POSIX_TRACE_STOP,
+                                         POSIX_TRACE_OVERFLOW, POSIX_TRACE_RESUME,
+                                         POSIX_TRACE_ERROR, CT_UNNAMED };
+    static const char *const names[6] = { "POSIX_TRACE_START", "POSIX_TRACE_STOP",
+                                           "POSIX_TRACE_OVERFLOW", "POSIX_TRACE_RESUME",
+                                           "POSIX_TRACE_ERROR", CT_UNNAMED_SPELLING };
+    trace_id_t trid;
+    CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
+    for (int i = 0; i < 6; i++)
+        CT_CHECK(!posix_trace_eventid_equal(trid, filter, others[i]), "POSIX_TRACE_FILTER (%s)"
+                 " equals %s", CT_HEX(filter), names[i]);
+    CT_CHECK(posix_trace_eventid_equal(trid, filter, POSIX_TRACE_FILTER),
+             "eventid_equal(POSIX_TRACE_FILTER, POSIX_TRACE_FILTER) returned 0");
+    CT_CHECK_OK(posix_trace_shutdown(trid));
+#else
+    CT_UNSUPPORTED("built without TEF: <trace.h> defines _POSIX_TRACE_EVENT_FILTER as -1");
+#endif
+}
+
+CT_TEST(const_eventset_how, "trace_h.const.eventset-how", "TRC,TEF", "")
+{
+#if CT_HAVE_TEF
+    if (!ct_option("TEF"))
+        CT_UNSUPPORTED("TEF is not supported at run time");
+    /* Compiled: the three how values exist (ruling 2) and initialise ints. */
+    const int how[3] = { POSIX_TRACE_SET_EVENTSET, POSIX_TRACE_ADD_EVENTSET,
+                         POSIX_TRACE_SUB_EVENTSET };
+    DISTINCT("the how of set_filter", POSIX_TRACE_SET_EVENTSET, POSIX_TRACE_ADD_EVENTSET,
+             POSIX_TRACE_SUB_EVENTSET);
+    ct_note("SET_EVENTSET %d, ADD_EVENTSET %d, SUB_EVENTSET %d", how[0], how[1], how[2]);
+#else
+    CT_UNSUPPORTED("built without TEF: <trace.h> defines _POSIX_TRACE_EVENT_FILTER as -1");
+#endif
+}
+
+CT_TEST(prototypes_tef, "trace_h.prototypes-tef", "TRC,TEF",
+        "posix_trace_eventset_empty,posix_trace_eventset_fill,posix_trace_eventset_add,"
+        "posix_trace_eventset_del,posix_trace_eventset_ismember,posix_trace_get_filter,"
+        "posix_trace_set_filter,posix_trace_trid_eventid_open")
+{
+#if CT_HAVE_TEF
+    if (!ct_option("TEF"))
+        CT_UNSUPPORTED("TEF is not supported at run time");
+    /* Compiled: the PROTO_TEF assertions.  Run: each function, called
+     * through its pointer, does its job. */
+    trace_event_set_t set, got;
+    trace_event_id_t id, again;
+    trace_id_t trid;
+    int member = -1;
+    char name[CT_EVENT_NAME_BUF];
+    CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
+    CT_CHECK_OK(p_posix_trace_trid_eventid_open(trid, "ct-proto-tef", &id));
+    CT_CHECK_OK(posix_trace_eventid_get_name(trid, id, name));
+    CT_CHECK(strcmp(name, "ct-proto-tef") == 0, "trid_eventid_open through its pointer mapped"
+             " \"%.40s\"", name);
+    CT_CHECK_OK(p_posix_trace_eventset_fill(&set, POSIX_TRACE_ALL_EVENTS));
+    CT_CHECK_OK(p_posix_trace_eventset_ismember(id, &set, &member));
+    CT_CHECK(member != 0, "eventset_fill(ALL_EVENTS) through its pointer: the user type is"
+             " not a member");
+    CT_CHECK_OK(p_posix_trace_eventset_empty(&set));
+    CT_CHECK_OK(p_posix_trace_eventset_ismember(id, &set, &member));
+    CT_CHECK(member == 0, "eventset_empty through its pointer: the user type is a member");
+    CT_CHECK_OK(p_posix_trace_eventset_add(id, &set));
+    CT_CHECK_OK(p_posix_trace_set_filter(trid, &set, POSIX_TRACE_SET_EVENTSET));
+    CT_CHECK_OK(p_posix_trace_eventset_del(id, &set));
+    CT_CHECK_OK(p_posix_trace_eventset_ismember(id, &set, &member));
+    CT_CHECK(member == 0, "eventset_del through its pointer: the user type is still a member");
+    CT_CHECK_OK(p_posix_trace_get_filter(trid, &got));
+    CT_CHECK_OK(p_posix_trace_eventset_ismember(id, &got, &member));
+    CT_CHECK(member != 0, "the filter set and read through the pointers does not hold the"
+             " user type");
+    CT_CHECK_OK(posix_trace_eventid_open("ct-proto-tef", &again));
+    CT_CHECK(posix_trace_eventid_equal(trid, id, again), "eventid_open of the name mapped by"
+             " trid_eventid_open gave another identifier");
+    CT_CHECK_OK(posix_trace_shutdown(trid));
+#else
+    CT_UNSUPPORTED("built without TEF: <trace.h> defines _POSIX_TRACE_EVENT_FILTER as -1");
+#endif
 }

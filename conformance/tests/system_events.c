@@ -16,7 +16,8 @@
  *   xsh211.error-event     not testable (catalogue).
  *   xsh211.stop-data-auto, xsh211.overflow-resume-no-data  stream_policy.c,
  *                          which makes streams fill and overflow.
- *   xsh211.sysevents-tef, -trl, -tef-trl, xsh211.start-data-tef  TEF, TRL.
+ *   xsh211.sysevents-tef, xsh211.start-data-tef  TEF: filter.c;
+ *   xsh211.sysevents-trl, -tef-trl  TRL: log_misc.c.
  */
 #include <stdio.h>
 #include <string.h>

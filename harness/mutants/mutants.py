@@ -388,6 +388,164 @@ MUTANTS = [
                    "    attr->__clockres.tv_nsec = 0;")],
         "collateral": ["attr_getclockres.*", "timedgetnext.resolution"],
     },
+    # ---- TEF: event sets, the filter, trid_eventid_open ----
+    {
+        "name": "tef-add-is-set",
+        "rule": "set_filter.add",
+        "what": "set_filter with POSIX_TRACE_ADD_EVENTSET replaces the filter by the set",
+        "edits": [("filter.c", "how == POSIX_TRACE_ADD_EVENTSET ? cur | arg",
+                   "how == POSIX_TRACE_ADD_EVENTSET ? arg")],
+        "collateral": ["set_filter.filter-event", "xsh211.start-data-tef"],
+    },
+    {
+        "name": "tef-sub-is-xor",
+        "rule": "set_filter.sub",
+        "what": "set_filter with POSIX_TRACE_SUB_EVENTSET adds the members not in the filter",
+        "edits": [("filter.c", "                               : cur & ~arg;",
+                   "                               : cur ^ arg;")],
+        "collateral": [],
+    },
+    {
+        "name": "tef-set-is-union",
+        "rule": "set_filter.set",
+        "what": "set_filter with POSIX_TRACE_SET_EVENTSET adds the set to the filter",
+        "edits": [("filter.c", "how == POSIX_TRACE_SET_EVENTSET ? arg ",
+                   "how == POSIX_TRACE_SET_EVENTSET ? cur | arg ")],
+        "collateral": ["set_filter.*", "get_filter.retrieves"],
+    },
+    {
+        "name": "tef-filter-event-suspended",
+        "rule": "set_filter.no-filter-event-suspended",
+        "what": "set_filter records a FILTER event on a suspended stream too",
+        "edits": [("filter.c", "    if (s->run == POSIX_TRACE_RUNNING) {\n        /* S0186",
+                   "    if (1) {\n        /* S0186")],
+        "collateral": ["set_filter.filter-event"],
+    },
+    {
+        "name": "tef-no-filter-event",
+        "rule": "set_filter.filter-event",
+        "what": "set_filter on a running stream records no FILTER event",
+        "edits": [("filter.c",
+                   "        stream_put(s, POSIX_TRACE_FILTER, change, (uint32_t)sizeof change, 0, &o);",
+                   "        (void)o;")],
+        "collateral": [],
+    },
+    {
+        "name": "tef-filter-event-swapped",
+        "rule": "set_filter.filter-event",
+        "what": "the FILTER event carries the new filter first, then the old one",
+        "edits": [("filter.c",
+                   "        stream_put(s, POSIX_TRACE_FILTER, change, (uint32_t)sizeof change, 0, &o);",
+                   "        trace_event_set_t rev[2] = { change[1], change[0] };\n"
+                   "        stream_put(s, POSIX_TRACE_FILTER, rev, (uint32_t)sizeof rev, 0, &o);")],
+        "collateral": [],
+    },
+    {
+        "name": "tef-start-empty-filter",
+        "rule": "xsh211.start-data-tef",
+        "what": "the START event carries an empty set, not the filter in force",
+        "edits": [("stream.c",
+                   "    stream_put(s, POSIX_TRACE_START, &s->filter, sizeof s->filter, 0, &o);",
+                   "    trace_event_set_t none;\n    memset(&none, 0, sizeof none);\n"
+                   "    stream_put(s, POSIX_TRACE_START, &none, sizeof none, 0, &o);")],
+        "collateral": [],
+    },
+    {
+        "name": "tef-filter-ignored",
+        "rule": "event.filtered-no-effect",
+        "what": "posix_trace_event records event types that are in the stream's filter",
+        "edits": [("record.c", "s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)",
+                   "s->state != SLOT_ACTIVE")],
+        "collateral": ["set_filter.when", "eventset.objects-only"],
+    },
+    {
+        "name": "tef-get-filter-empty",
+        "rule": "get_filter.retrieves",
+        "what": "get_filter always gives an empty set",
+        "edits": [("filter.c", "    *set = s->filter;                                   /* S0183 */",
+                   "    memset(set, 0, sizeof *set);")],
+        "collateral": ["set_filter.set", "set_filter.add", "set_filter.sub",
+                       "set_filter.no-filter-event-suspended", "eventset.objects-only",
+                       "trace_h.prototypes-tef"],
+    },
+    {
+        "name": "tef-new-filter-unnamed",
+        "rule": "create.filter-empty",
+        "what": "a new stream filters out the predefined user event",
+        "edits": [("stream.c",
+                   "    memset(&s->filter, 0, sizeof s->filter);            /* S0093: empty */",
+                   "    memset(&s->filter, 0, sizeof s->filter);\n"
+                   "    s->filter.__bits[0] |= 1ull << 16;")],
+        "collateral": ["set_filter.default-none", "xsh211.start-data-tef"],
+    },
+    {
+        "name": "tef-eventset-add-toggles",
+        "rule": "eventset_add.already-member",
+        "what": "eventset_add of a member removes it",
+        "edits": [("eventset.c", "    eventset_put(set, id);                              /* S0156, S0157 */",
+                   "    if (eventset_has(set, id))\n        eventset_drop(set, id);\n"
+                   "    else\n        eventset_put(set, id);")],
+        "collateral": [],
+    },
+    {
+        "name": "tef-eventset-empty-noop",
+        "rule": "eventset_empty.excludes-all",
+        "what": "eventset_empty leaves the object's bytes as they were",
+        "edits": [("eventset.c", "    memset(set, 0, sizeof *set);                        /* S0158 */",
+                   "    (void)set;")],
+        "collateral": ["eventset*", "set_filter.*", "get_filter.retrieves",
+                       "event.filtered-no-effect", "trace_h.prototypes-tef"],
+    },
+    {
+        "name": "tef-fill-system-has-user",
+        "rule": "eventset_fill.system-events",
+        "what": "eventset_fill(POSIX_TRACE_SYSTEM_EVENTS) also holds the third user event type",
+        "edits": [("eventset.c",
+                   "        event_names_system_set(set, what == POSIX_TRACE_WOPID_EVENTS);",
+                   "        event_names_system_set(set, what == POSIX_TRACE_WOPID_EVENTS);\n"
+                   "        if (what == POSIX_TRACE_SYSTEM_EVENTS)\n"
+                   "            set->__bits[0] |= 1ull << 19;")],
+        "collateral": [],
+    },
+    {
+        "name": "tef-ismember-inverted",
+        "rule": "eventset_ismember.tests",
+        "what": "eventset_ismember reports members as absent and the others as present",
+        "edits": [("eventset.c", "    *ismember = eventset_has(set, id);                  /* S0162 */",
+                   "    *ismember = !eventset_has(set, id);")],
+        "collateral": ["eventset*", "set_filter.*", "get_filter.retrieves",
+                       "create.filter-empty", "create_withlog.like-create",
+                       "xsh211.start-data-tef", "xsh211.sysevent-pid-zero",
+                       "xsh211.sysevent-thread-zero", "trace_h.prototypes-tef",
+                       "trace_h.type.trace_event_set_t"],
+    },
+    {
+        "name": "tef-trid-open-truncates",
+        "rule": "trid_eventid_open.ENAMETOOLONG",
+        "what": "trid_eventid_open maps the first {TRACE_EVENT_NAME_MAX} characters of a longer name",
+        "edits": [("filter.c", "    int rc = stream_eventid_open(s, name, id);",
+                   "    char cut[TRACE_EVENT_NAME_MAX + 1];\n"
+                   "    strncpy(cut, name, TRACE_EVENT_NAME_MAX);\n"
+                   "    cut[TRACE_EVENT_NAME_MAX] = 0;\n"
+                   "    int rc = stream_eventid_open(s, cut, id);"),
+                  ("filter.c", "#include <errno.h>\n", "#include <errno.h>\n#include <string.h>\n")],
+        "collateral": [],
+    },
+    {
+        "name": "tef-trid-open-dead-esrch",
+        "rule": "trid_eventid_open.EINVAL",
+        "what": "trid_eventid_open with a shut-down trid gives ESRCH",
+        "edits": [("filter.c", "        return EINVAL;                                  /* S0141, S0153 */",
+                   "        return ESRCH;")],
+        "collateral": ["eventid_equal.return-convention"],
+    },
+    {
+        "name": "tef-filter-misnamed",
+        "rule": "xsh211.sysevents-tef",
+        "what": "eventid_get_name(POSIX_TRACE_FILTER) gives posix_trace_filt",
+        "edits": [("event_names.c", "\"posix_trace_filter\",", "\"posix_trace_filt\",  ")],
+        "collateral": ["xsh211.sysevents-tef-trl"],
+    },
 ]
 
 # The implementation that crashes in one function and hangs in another
@@ -413,8 +571,10 @@ CRASH_AND_HANG = [
 # entry was reviewed: a test of that rule uses the broken behaviour in its setup
 # or to observe its own rule, or the broken code is shared (create_withlog
 # shares create's checks; the log's flusher takes events out of a stream with
-# the reader's code, so a reader that breaks order breaks every log).  Added
-# to the mutant's "collateral".
+# the reader's code, so a reader that breaks order breaks every log;
+# trid_eventid_open maps names with eventid_open's code; the filter tests take
+# a new stream as suspended and read events oldest first).  Added to the
+# mutant's "collateral".
 OBSERVED_COLLATERAL = {
     "start-no-start-event": [
         "clear.log-first-event",
@@ -427,6 +587,7 @@ OBSERVED_COLLATERAL = {
     "stop-records-twice": [
         "stop.full-no-effect"],
     "create-running": [
+        "set_filter.filter-event", "set_filter.no-filter-event-suspended",
         "create_withlog.like-create", "create_withlog.trid-unique",
         "fork.child-not-controller",
         "attr_init.multiple-create", "create.trid-usable", "create.several-streams"],
@@ -445,6 +606,8 @@ OBSERVED_COLLATERAL = {
         "create.EINVAL-child-trid", "fork.child-not-controller",
         "clear.return-convention", "shutdown.trid-invalid"],
     "shutdown-keeps-trid": [
+        "trid_eventid_open.EINVAL", "get_filter.return-convention", "get_filter.EINVAL-trid",
+        "set_filter.EINVAL-trid",
         "clear.return-convention", "clear.EINVAL", "create.return-convention",
         "eventid_equal.return-convention", "eventid_get_name.EINVAL-trid",
         "eventtypelist_getnext_id.return-convention", "eventtypelist_getnext_id.EINVAL",
@@ -461,6 +624,7 @@ OBSERVED_COLLATERAL = {
         "shutdown.trid-invalid", "get_attr.return-convention",
         "fork.child-not-controller"],
     "getnext-newest-first": [
+        "set_filter.filter-event", "xsh211.start-data-tef",
         "log.max-size", "clear.log-reinit", "clear.log-first-event", "clear.log-not-full", "close.deallocates", "open.connects", "open.oldest-first", "open.trid-usable", "open.trid-no-control", "rewind.resets", "close.return-convention", "create_withlog.like-create", "create_withlog.log-to-fd", "create_withlog.trid-unique", "create_withlog.trid-usable", "flush.copies-to-log", "flush.completion-pollable", "flush.traces-during-flush", "flush.frees-space", "log.until-full-discards", "log.until-full-last-stop", "log.loop", "log.append", "flush.EFBIG", "flush.ENOSPC", "shutdown.log-ends-with-stop", "shutdown.log-flushed", "shutdown.log-has-attributes", "shutdown.log-has-mapping", "shutdown.log-has-status", "shutdown.log-recognisable", "shutdown.waits-flush", "shutdown.EFBIG", "shutdown.ENOSPC", "eventid_get_name.returns-name", "get_status.resets-log-overrun", "get_status.resets-flush-error", "get_status.prerecorded-final", "get_status.prerecorded-no-reset", "getnext.prerecorded", "getnext.end-of-log", "xsh211.log-mtime-ctime", "xsh211.log-atime", "xsh211.flush-status-values", "xsh211.not-flushing-idle", "xsh211.flush-error-zero", "xsh211.flush-error-first", "xsh211.log-overrun-values", "xsh211.log-overrun-set", "xsh211.log-full-values", "xsh211.flush-start-event", "xsh211.flush-stop-event", "trace_h.prototypes-trl",
         "xsh211.sysevent-prog-address", "xsh211.user-prog-address", "xsh211.stop-data-auto",
         "clear.events-lost", "getnext.reports", "getnext.full-data-status",
@@ -480,14 +644,22 @@ OBSERVED_COLLATERAL = {
     "record-not-marked-truncated": [
         "getnext.full-data-status"],
     "eventid-open-new-id": [
+        "trid_eventid_open.same-name-same-id", "trid_eventid_open.limit-unnamed",
+        "trace_h.prototypes-tef",
         "clear.keeps-mapping",
         "eventid_open.same-name-same-id-tri", "trid_eventid_open.same-name-same-id-tri",
         "fork.inherited-mapping"],
     "eventid-get-name-wrong": [
+        "trid_eventid_open.maps", "trid_eventid_open.active-stream",
+        "trid_eventid_open.name-max", "trace_h.prototypes-tef",
         "clear.log-reinit", "clear.log-first-event", "open.oldest-first", "create_withlog.like-create", "create_withlog.log-to-fd", "create_withlog.trid-unique", "flush.copies-to-log", "flush.traces-during-flush", "flush.frees-space", "log.loop", "log.append", "shutdown.log-ends-with-stop", "shutdown.log-flushed", "shutdown.log-has-mapping", "shutdown.waits-flush", "getnext.prerecorded", "stream.flush-policy", "xsh211.flush-start-event", "trace_h.prototypes-trl",
         "xbd419.one-to-one",
         "clear.keeps-mapping", "trace_h.prototypes-trc",
         "fork.inherited-mapping"],
+    "eventid-open-einval": [
+        "trid_eventid_open.ENAMETOOLONG"],
+    "eventid-open-limit-error": [
+        "trid_eventid_open.limit-unnamed"],
     "typelist-end-error": [
         "xbd419.event-has-type",
         "clear.keeps-mapping"],

@@ -104,9 +104,9 @@ def test_run_all(selfcheck):
 
 def test_portable_tests_include_only_standard_headers():
     """conformance/tests/*.c may include standard headers, <trace.h>, "ct.h" and
-    the shared portable helpers "ct_stream.h" and "ct_log.h" only: never the reference's
-    private headers or <posixtrace_sim.h>."""
-    allowed_local = {"ct.h", "ct_stream.h", "ct_log.h"}
+    the shared portable helpers "ct_stream.h", "ct_log.h" and "ct_tef.h" only: never
+    the reference's private headers or <posixtrace_sim.h>."""
+    allowed_local = {"ct.h", "ct_stream.h", "ct_log.h", "ct_tef.h"}
     bad = []
     tests_dir = os.path.join(REPO, "conformance", "tests")
     for name in sorted(os.listdir(tests_dir)):
