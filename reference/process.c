@@ -346,6 +346,10 @@ static int inherits_any(struct proc *p)
 void proc_prepare_fork(void)
 {
     struct proc *p = &posixtrace_proc;
+    /* A stream posted to this process that it has not attached yet (it
+     * recorded nothing since) is inherited all the same (S0298). */
+    if (atomic_load(p->epoch) != atomic_load(&p->seen))
+        sync_streams(p);
     pthread_mutex_lock(&p->lock);
     ensure_self(p);
     forget_reaped_children(p);
