@@ -82,9 +82,9 @@ MUTANTS = [
                    "    s->run = POSIX_TRACE_SUSPENDED;                     /* S0092 */",
                    "    s->run = POSIX_TRACE_RUNNING;"),
                   ("stream.c",
-                   "    s->state = SLOT_ACTIVE;\n    *trid = stream_trid(s);",
-                   "    s->state = SLOT_ACTIVE;\n    stream_update_recording(s);\n"
-                   "    *trid = stream_trid(s);")],
+                   "        s->state = SLOT_ACTIVE;\n        /* The traced process records",
+                   "        s->state = SLOT_ACTIVE;\n        stream_update_recording(s);\n"
+                   "        /* The traced process records")],
         "collateral": ["start.*", "stop.*", "get_status.current", "xsh211.*", "getnext.*",
                        "trygetnext.*", "timedgetnext.*", "event.*", "stream.*", "clear.*",
                        "xbd419.*", "trace_h.*"],
@@ -102,11 +102,11 @@ MUTANTS = [
         "name": "esrch-is-eperm",
         "rule": "create.ESRCH",
         "what": "posix_trace_create for a process that does not exist gives EPERM",
-        "edits": [("stream.c",
-                   "    if (pid < 0)\n        return ESRCH;\n"
-                   "    if (kill(pid, 0) != 0 && errno == ESRCH)\n        return ESRCH;",
-                   "    if (pid < 0)\n        return EPERM;\n"
-                   "    if (kill(pid, 0) != 0 && errno == ESRCH)\n        return EPERM;")],
+        "edits": [("process.c",
+                   "    if (pid < 0 || (kill(pid, 0) != 0 && errno == ESRCH))\n"
+                   "        return ESRCH;                                   /* S0118 */",
+                   "    if (pid < 0 || (kill(pid, 0) != 0 && errno == ESRCH))\n"
+                   "        return EPERM;")],
         "collateral": [],
     },
     {
@@ -164,10 +164,11 @@ MUTANTS = [
         "rule": "shutdown.trid-invalid",
         "what": "posix_trace_shutdown stops the stream but leaves its trace id valid",
         "edits": [("stream.c",
-                   "    s->state = SLOT_FREE;\n    stream_update_recording(s);\n"
-                   "    ring_free(&s->ring);                                /* S0108-S0110 */\n"
-                   "    s->gen++;                           /* the trace id is dead from now on */",
-                   "    stream_update_recording(s);")],
+                   "    s->state = SLOT_FREE;               /* traced processes let go of it */\n",
+                   ""),
+                  ("stream.c",
+                   "    slot_free(sl, proc_attached(s));                    /* S0108-S0110 */\n",
+                   "")],
         "collateral": ["shutdown.*", "create.EAGAIN", "create.several-streams"],
     },
     {
@@ -285,8 +286,8 @@ MUTANTS = [
         "rule": "eventid_open.same-name-same-id",
         "what": "posix_trace_eventid_open gives a new id for a name already mapped",
         "edits": [("event_names.c",
-                   "        if (strcmp(user_names.names[i], name) == 0)",
-                   "        if (0 && strcmp(user_names.names[i], name) == 0)")],
+                   "        if (strcmp(t->names[i], name) == 0)",
+                   "        if (0 && strcmp(t->names[i], name) == 0)")],
         "collateral": ["eventid_open.limit-unnamed", "xbd419.one-to-one", "xsh211.*-mapping",
                        "eventid_open.maps"],
     },
@@ -305,7 +306,7 @@ MUTANTS = [
         "rule": "eventid_get_name.returns-name",
         "what": "posix_trace_eventid_get_name gives a wrong name for user events",
         "edits": [("event_names.c",
-                   "        strcpy(buf, user_names.names[id - FIRST_NAMED_USER_EVENT]);",
+                   "        strcpy(buf, t->names[id - FIRST_NAMED_USER_EVENT]);",
                    "        strcpy(buf, \"wrong\");")],
         "collateral": ["eventid_get_name.*", "eventid_open.*", "xsh211.*-mapping"],
     },
@@ -557,11 +558,13 @@ OBSERVED_COLLATERAL = {
     "record-not-marked-truncated": [
         "getnext.full-data-status"],
     "eventid-open-new-id": [
-        "clear.keeps-mapping"],
+        "clear.keeps-mapping",
+        "eventid_open.same-name-same-id-tri", "fork.inherited-mapping"],
     "eventid-get-name-wrong": [
         "clear.log-reinit", "clear.log-first-event", "open.oldest-first", "create_withlog.like-create", "create_withlog.log-to-fd", "create_withlog.trid-unique", "flush.copies-to-log", "flush.traces-during-flush", "flush.frees-space", "log.loop", "log.append", "shutdown.log-ends-with-stop", "shutdown.log-flushed", "shutdown.log-has-mapping", "shutdown.waits-flush", "getnext.prerecorded", "stream.flush-policy", "xsh211.flush-start-event", "trace_h.prototypes-trl",
         "xbd419.one-to-one",
-        "clear.keeps-mapping", "trace_h.prototypes-trc"],
+        "clear.keeps-mapping", "trace_h.prototypes-trc",
+        "fork.inherited-mapping"],
     "typelist-end-error": [
         "xbd419.event-has-type",
         "clear.keeps-mapping"],
