@@ -537,7 +537,8 @@ OBSERVED_COLLATERAL = {
         "getnext.frees-space"],
     "get-status-wrong-error": [
         "create.EINVAL-child-trid", "exec.shuts-down",
-        "shutdown.trid-invalid", "get_attr.return-convention"],
+        "shutdown.trid-invalid", "get_attr.return-convention",
+        "fork.child-not-controller"],
     "getnext-newest-first": [
         "log.max-size", "clear.log-reinit", "clear.log-first-event", "clear.log-not-full", "close.deallocates", "open.connects", "open.oldest-first", "open.trid-usable", "open.trid-no-control", "rewind.resets", "close.return-convention", "create_withlog.like-create", "create_withlog.log-to-fd", "create_withlog.trid-unique", "create_withlog.trid-usable", "flush.copies-to-log", "flush.completion-pollable", "flush.traces-during-flush", "flush.frees-space", "log.until-full-discards", "log.until-full-last-stop", "log.loop", "log.append", "flush.EFBIG", "flush.ENOSPC", "shutdown.log-ends-with-stop", "shutdown.log-flushed", "shutdown.log-has-attributes", "shutdown.log-has-mapping", "shutdown.log-has-status", "shutdown.log-recognisable", "shutdown.waits-flush", "shutdown.EFBIG", "shutdown.ENOSPC", "eventid_get_name.returns-name", "get_status.resets-log-overrun", "get_status.resets-flush-error", "get_status.prerecorded-final", "get_status.prerecorded-no-reset", "getnext.prerecorded", "getnext.end-of-log", "xsh211.log-mtime-ctime", "xsh211.log-atime", "xsh211.flush-status-values", "xsh211.not-flushing-idle", "xsh211.flush-error-zero", "xsh211.flush-error-first", "xsh211.log-overrun-values", "xsh211.log-overrun-set", "xsh211.log-full-values", "xsh211.flush-start-event", "xsh211.flush-stop-event", "trace_h.prototypes-trl",
         "xsh211.sysevent-prog-address", "xsh211.user-prog-address", "xsh211.stop-data-auto",
