@@ -662,7 +662,9 @@ START_TEST(test_flush_policy_lossless)
         if (evs[i].info.posix_event_id == id)
             ck_assert_int_eq(lu_ev_seq(&evs[i], 4), k++);
     ck_assert_int_eq(k, 2000);
-    ck_assert_int_gt(lu_count(evs, n, POSIX_TRACE_FLUSH_START), 10);
+    /* How many flushes record FLUSH_START depends on the flusher's pace
+     * (none is recorded where it would not fit): at least one. */
+    ck_assert_int_gt(lu_count(evs, n, POSIX_TRACE_FLUSH_START), 0);
     free(evs);
     ck_assert_int_eq(posix_trace_close(log), 0);
     close(fd);
