@@ -406,6 +406,7 @@ static struct kid kid_start(void (*body)(const struct side *, void *), void *arg
 {
     int down[2], up[2];
     struct kid k;
+    signal(SIGPIPE, SIG_IGN);       /* a child that died: EPIPE, not death */
     if (pipe(down) != 0)
         CT_UNRESOLVED("pipe failed: %s", ct_errname(errno));
     if (pipe(up) != 0)

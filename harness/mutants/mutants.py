@@ -467,6 +467,18 @@ MUTANTS = [
                    "    (void)find_after_exec;\n")],
         "collateral": ["eventid_open.same-name-same-id-tri"],
     },
+    {
+        "name": "tri-record-after-shutdown-aborts",
+        "rule": "exit.shuts-down",
+        "what": "a traced process that records into a stream shut down by its controller's"
+                " exit dies (abort)",
+        "edits": [("record.c",
+                   "        if (s != NULL && atomic_load_explicit(&s->recording, memory_order_relaxed))",
+                   "        if (s != NULL && s->state == SLOT_FREE)\n"
+                   "            __builtin_trap();\n"
+                   "        if (s != NULL && atomic_load_explicit(&s->recording, memory_order_relaxed))")],
+        "collateral": [],
+    },
 ]
 
 # The implementation that crashes in one function and hangs in another
