@@ -31,7 +31,11 @@
  * traced child stays traced across exec whether it is traced by its pid or by
  * inheritance (exec_still_traced, exec_still_traced_tri), and the new image's
  * eventid_open of a name already mapped in the stream gives the stream's
- * identifier (exec_same_name_tri).
+ * identifier (exec_same_name_tri), and a controller that exits while its
+ * child is still traced into its streams, and recording, has them shut down
+ * all the same, the child unharmed (exit_shuts_down_child_traced: that child
+ * outlives its parent, so the init process reaps it; the test waits for the
+ * end of file of its pipe).
  *
  * Not tested here, and why:
  *   fork.inherited*, fork.close-for-child: TRI rules, in inherit.c.
