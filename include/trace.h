@@ -42,7 +42,7 @@ extern "C" {
 #undef _POSIX_TRACE_INHERIT
 #undef _POSIX_TRACE_LOG
 #define _POSIX_TRACE               200809L
-#define _POSIX_TRACE_EVENT_FILTER  (-1)   /* TEF: not provided yet */
+#define _POSIX_TRACE_EVENT_FILTER  200809L  /* TEF */
 #define _POSIX_TRACE_INHERIT       200809L  /* TRI */
 #define _POSIX_TRACE_LOG           200809L  /* TRL */
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include "event_names.h"
+#include "eventset.h"
 #include "shm.h"
 
 
@@ -15,19 +16,26 @@ struct system_event {
     trace_event_id_t id;
     const char      *name;
     int              supported;     /* its option is provided */
+    int              wopid;         /* process-independent: never a pid nor a thread */
 };
 
-/* Increasing id order; the order of the event type list. */
+/* Increasing id order; the order of the event type list.  wopid marks the
+ * types of POSIX_TRACE_WOPID_EVENTS (DESIGN.md, "Event sets"): those whose
+ * every event the reference records or reports has posix_pid 0 and
+ * posix_thread_id 0 (S0262, S0266, ruling 15).  START, STOP and FLUSH_START
+ * are not: when a call causes them they carry the caller's pid and thread.
+ * ERROR, which the reference never records, is: XRAT B.2.11 counts it among
+ * the "system trace events not associated with a process". */
 static const struct system_event system_events[] = {
-    { POSIX_TRACE_START,       "posix_trace_start",       1 },
-    { POSIX_TRACE_STOP,        "posix_trace_stop",        1 },
-    { POSIX_TRACE_FILTER,      "posix_trace_filter",      _POSIX_TRACE_EVENT_FILTER > 0 },
-    { POSIX_TRACE_OVERFLOW,    "posix_trace_overflow",    1 },
-    { POSIX_TRACE_RESUME,      "posix_trace_resume",      1 },
-    { POSIX_TRACE_FLUSH_START, "posix_trace_flush_start", _POSIX_TRACE_LOG > 0 },
-    { POSIX_TRACE_FLUSH_STOP,  "posix_trace_flush_stop",  _POSIX_TRACE_LOG > 0 },
-    { POSIX_TRACE_ERROR,       "posix_trace_error",       1 },
-    { POSIX_TRACE_UNNAMED_USEREVENT, "posix_trace_unnamed_userevent", 1 },
+    { POSIX_TRACE_START,       "posix_trace_start",       1, 0 },
+    { POSIX_TRACE_STOP,        "posix_trace_stop",        1, 0 },
+    { POSIX_TRACE_FILTER,      "posix_trace_filter",      _POSIX_TRACE_EVENT_FILTER > 0, 0 },
+    { POSIX_TRACE_OVERFLOW,    "posix_trace_overflow",    1, 1 },
+    { POSIX_TRACE_RESUME,      "posix_trace_resume",      1, 1 },
+    { POSIX_TRACE_FLUSH_START, "posix_trace_flush_start", _POSIX_TRACE_LOG > 0, 0 },
+    { POSIX_TRACE_FLUSH_STOP,  "posix_trace_flush_stop",  _POSIX_TRACE_LOG > 0, 1 },
+    { POSIX_TRACE_ERROR,       "posix_trace_error",       1, 1 },
+    { POSIX_TRACE_UNNAMED_USEREVENT, "posix_trace_unnamed_userevent", 1, 0 },
 };
 #define SYSTEM_EVENT_COUNT (sizeof system_events / sizeof system_events[0])
 
@@ -115,6 +123,15 @@ unsigned event_names_system_nth(unsigned n, trace_event_id_t *id)
         count++;
     }
     return count;
+}
+
+void event_names_system_set(trace_event_set_t *set, int wopid_only)
+{
+    for (size_t i = 0; i < SYSTEM_EVENT_COUNT; i++) {
+        const struct system_event *e = &system_events[i];
+        if (e->supported && e->id != POSIX_TRACE_UNNAMED_USEREVENT && (e->wopid || !wopid_only))
+            eventset_put(set, e->id);
+    }
 }
 
 unsigned event_names_count(struct name_table *t)

@@ -49,6 +49,11 @@ int event_names_system(trace_event_id_t id, char *buf);
  * n-th of them in the order of the event type list. */
 unsigned event_names_system_nth(unsigned n, trace_event_id_t *id);
 
+/* Adds to set the system events of the supported options (the unnamed
+ * user event is no system event): all of them, or with wopid_only the
+ * process-independent ones (POSIX_TRACE_WOPID_EVENTS). */
+void event_names_system_set(trace_event_set_t *set, int wopid_only);
+
 /* The number of named user events in t. */
 unsigned event_names_count(struct name_table *t);
 

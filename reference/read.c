@@ -66,7 +66,7 @@ static inline void take(struct stream *s, struct rec_hdr *h, void *data, size_t 
         static const struct origin none = { 0, 0, 0, -1 };
         s->autostopped = 0;
         s->full = POSIX_TRACE_NOT_FULL;
-        stream_put(s, POSIX_TRACE_START, NULL, 0, 0, &none);
+        stream_put(s, POSIX_TRACE_START, &s->filter, sizeof s->filter, 0, &none);   /* S0285 */
         s->run = POSIX_TRACE_RUNNING;
         stream_update_recording(s);
     }

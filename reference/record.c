@@ -7,6 +7,7 @@
  * ring, one unlock.  The streams are those the process is traced into,
  * whoever controls them (process.h).
  */
+#include "eventset.h"
 #include "process.h"
 #include "stream_put.h"
 
@@ -14,8 +15,8 @@ static void record_into(struct stream *s, trace_event_id_t id, const void *data,
                         size_t len, const void *prog)
 {
     shm_lock(&s->lock);
-    if (s->state != SLOT_ACTIVE) {
-        pthread_mutex_unlock(&s->lock);
+    if (s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)) {
+        pthread_mutex_unlock(&s->lock);     /* filtered out: no effect (S0122) */
         return;
     }
     if (s->run != POSIX_TRACE_RUNNING) {

@@ -150,6 +150,7 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     s->ovf_ts = 0;
     s->lost = 0;
     s->typelist_pos = 0;
+    memset(&s->filter, 0, sizeof s->filter);            /* S0093: empty */
     s->owner = posixtrace_proc.pid;
     s->sim = attr->__sim_clock;
     if (s->sim) {
@@ -217,7 +218,7 @@ int posix_trace_start(trace_id_t trid)
         stream_release(s);                              /* S0227, S0228 */
         return 0;
     }
-    if (!stream_fits(s, 0)) {
+    if (!stream_fits(s, sizeof s->filter)) {
         /* UNTIL_FULL with no room for START: the stream is full (S0228);
          * it starts by itself once a reader has emptied it. */
         s->full = POSIX_TRACE_FULL;
@@ -228,7 +229,8 @@ int posix_trace_start(trace_id_t trid)
     }
     struct origin o;
     stream_origin(s, &o, __builtin_return_address(0));
-    stream_put(s, POSIX_TRACE_START, NULL, 0, 0, &o);
+    /* S0285: START carries the filter in force (TEF) */
+    stream_put(s, POSIX_TRACE_START, &s->filter, sizeof s->filter, 0, &o);
     s->run = POSIX_TRACE_RUNNING;                       /* S0226 */
     stream_update_recording(s);
     stream_release(s);

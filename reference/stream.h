@@ -94,6 +94,7 @@ struct stream {
     unsigned        nsim_threads;
     uint32_t        sim_pids[SIM_ORIGINS_MAX];
     unsigned        nsim_pids;
+    trace_event_set_t filter;       /* TEF: event types not recorded (eventset.h) */
 };
 
 /* A slot of the controller's table (process-local). */
@@ -200,5 +201,10 @@ static inline void ns_to_timespec(uint64_t ns, struct timespec *t)
 
 /* Size of the largest system event's data: the FILTER event's two sets. */
 #define SYSTEM_EVENT_DATA_MAX  (2 * sizeof(trace_event_set_t))
+
+/* Maps name to an identifier in the name space of s, the way
+ * posix_trace_eventid_open() does in the traced process (filter.c).  Lock
+ * held.  0, ENAMETOOLONG or EINVAL. */
+int stream_eventid_open(struct stream *s, const char *name, trace_event_id_t *id);
 
 #endif

@@ -27,7 +27,7 @@ MUTANTS = [
         "rule": "start.start-event",
         "what": "posix_trace_start sets RUNNING but records no START event",
         "edits": [("stream.c",
-                   "    stream_put(s, POSIX_TRACE_START, NULL, 0, 0, &o);\n"
+                   "    stream_put(s, POSIX_TRACE_START, &s->filter, sizeof s->filter, 0, &o);\n"
                    "    s->run = POSIX_TRACE_RUNNING;                       /* S0226 */",
                    "    (void)o;\n"
                    "    s->run = POSIX_TRACE_RUNNING;                       /* S0226 */")],

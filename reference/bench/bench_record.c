@@ -89,6 +89,11 @@ int main(int argc, char **argv)
     printf("%-52s %8.1f ns\n", "record, stream suspended", time_record(id, n));
     posix_trace_start(t);
     printf("%-52s %8.1f ns\n", "record 8 B, simulated clock, LOOP (wrapping)", time_record(id, n));
+    trace_event_set_t filter;                   /* TEF: the event type filtered out */
+    posix_trace_eventset_empty(&filter);
+    posix_trace_eventset_add(id, &filter);
+    posix_trace_set_filter(t, &filter, POSIX_TRACE_SET_EVENTSET);
+    printf("%-52s %8.1f ns\n", "record 8 B, filtered out (stream running)", time_record(id, n));
     posix_trace_shutdown(t);
 
     t = make_stream(0, POSIX_TRACE_LOOP, 1 << 20);

@@ -36,6 +36,7 @@ int main(void)
     srunner_add_suite(sr, suite_event());
     srunner_add_suite(sr, suite_eventid());
     srunner_add_suite(sr, suite_typelist());
+    srunner_add_suite(sr, suite_filter());
     srunner_add_suite(sr, suite_read());
     srunner_add_suite(sr, suite_policy());
     srunner_add_suite(sr, suite_status());
@@ -44,7 +45,6 @@ int main(void)
     srunner_add_suite(sr, suite_process());
     srunner_add_suite(sr, suite_threads());
     srunner_add_suite(sr, suite_sysconf());
-    srunner_add_suite(sr, suite_unsupported());
     srunner_add_suite(sr, suite_slot());
     srunner_add_suite(sr, suite_kernel_sim());
     srunner_add_suite(sr, suite_kernel_ring());

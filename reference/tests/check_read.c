@@ -190,13 +190,22 @@ START_TEST(test_read_null_buffer_zero)
     struct posix_trace_event_info info;
     size_t len = 99;
     int unav = -1;
+    posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, NULL, 0);
     tu_event_int(POSIX_TRACE_UNNAMED_USEREVENT, 5);
-    /* START: no data */
+    /* START: data (TEF: the filter in force, S0285) */
     ck_assert_int_eq(posix_trace_trygetnext_event(trid, &info, NULL, 0, &len, &unav), 0);
     ck_assert_int_eq(unav, 0);
     ck_assert_int_eq(info.posix_event_id, POSIX_TRACE_START);
     ck_assert_uint_eq(len, 0);
+    ck_assert_int_eq(info.posix_truncation_status, POSIX_TRACE_TRUNCATED_READ);
+    /* a user event without data */
+    len = 99;
+    ck_assert_int_eq(posix_trace_trygetnext_event(trid, &info, NULL, 0, &len, &unav), 0);
+    ck_assert_int_eq(unav, 0);
+    ck_assert_int_eq(info.posix_event_id, POSIX_TRACE_UNNAMED_USEREVENT);
+    ck_assert_uint_eq(len, 0);
     ck_assert_int_eq(info.posix_truncation_status, POSIX_TRACE_NOT_TRUNCATED);
+    /* one with data */
     len = 99;
     ck_assert_int_eq(posix_trace_trygetnext_event(trid, &info, NULL, 0, &len, &unav), 0);
     ck_assert_int_eq(unav, 0);

@@ -24,15 +24,19 @@ START_TEST(test_start_records_start)
 }
 END_TEST
 
-/* S0282, S0214: without TEF the START event carries no data and is not
- * truncated. */
-START_TEST(test_start_no_data)
+/* S0285, S0093, S0214: with TEF the START event carries the filter in
+ * force, one trace_event_set_t: a new stream's is empty.  Not truncated
+ * (check_filter.c checks a non-empty filter). */
+START_TEST(test_start_filter_data)
 {
     trace_id_t trid = tu_stream_sim_started();
     struct tu_ev ev;
+    trace_event_set_t empty;
+    ck_assert_int_eq(posix_trace_eventset_empty(&empty), 0);
     ck_assert(tu_read1(trid, &ev));
     ck_assert_int_eq(ev.info.posix_event_id, POSIX_TRACE_START);
-    ck_assert_uint_eq(ev.len, 0);
+    ck_assert_uint_eq(ev.len, sizeof(trace_event_set_t));
+    ck_assert_mem_eq(ev.data, &empty, sizeof empty);
     ck_assert_int_eq(ev.info.posix_truncation_status, POSIX_TRACE_NOT_TRUNCATED);
     tu_shutdown(trid);
 }
@@ -258,7 +262,7 @@ Suite *suite_startstop(void)
     Suite *s = suite_create("startstop");
     TCase *tc = tu_tcase("startstop");
     tcase_add_test(tc, test_start_records_start);
-    tcase_add_test(tc, test_start_no_data);
+    tcase_add_test(tc, test_start_filter_data);
     tcase_add_test(tc, test_start_when_running);
     tcase_add_test(tc, test_stop_records_stop_data0);
     tcase_add_test(tc, test_stop_when_suspended_new);

@@ -260,6 +260,7 @@ int tu_trid_all_einval(trace_id_t trid, char *msg, size_t msglen)
     struct posix_trace_event_info info;
     struct posix_trace_status_info st;
     trace_attr_t attr;
+    trace_event_set_t set;
     trace_event_id_t id;
     struct timespec ts, abst;
     char name[TRACE_EVENT_NAME_MAX + 1];
@@ -294,6 +295,11 @@ int tu_trid_all_einval(trace_id_t trid, char *msg, size_t msglen)
     CHECK_EINVAL(posix_trace_getnext_event(trid, &info, data, sizeof data, &len, &unav));
     CHECK_EINVAL(posixtrace_sim_advance(trid, 10));
     CHECK_EINVAL(posixtrace_sim_now(trid, &ts));
+    /* TEF (S0195, S0153) */
+    posix_trace_eventset_empty(&set);
+    CHECK_EINVAL(posix_trace_get_filter(trid, &set));
+    CHECK_EINVAL(posix_trace_set_filter(trid, &set, POSIX_TRACE_SET_EVENTSET));
+    CHECK_EINVAL(posix_trace_trid_eventid_open(trid, "tu.invalid.trid", &id));
     CHECK_EINVAL(posix_trace_shutdown(trid));
 #undef CHECK_EINVAL
     if (attr_ok)

@@ -96,7 +96,7 @@ void tu_run_in_child(tu_child_fn fn, void *arg);
 /* A pid that does not exist: a child that has been reaped. */
 pid_t tu_dead_pid(void);
 
-/* Calls every function that takes a trace stream id (TRC ones and the
+/* Calls every function that takes a trace stream id (TRC, TEF and the
  * simulation ones) with trid and checks that each returns EINVAL.  Returns 0
  * if so; otherwise describes the first mismatch in msg and returns 1.
  * Usable in a forked child (no Check assertion inside). */
@@ -129,6 +129,6 @@ Suite *suite_clear(void);
 Suite *suite_sim(void);
 Suite *suite_threads(void);
 Suite *suite_sysconf(void);
-Suite *suite_unsupported(void);
+Suite *suite_filter(void);
 
 #endif /* POSIXTRACE_TEST_UTIL_H */
