@@ -468,6 +468,17 @@ MUTANTS = [
         "collateral": ["eventid_open.same-name-same-id-tri"],
     },
     {
+        "name": "tri-trid-names-private",
+        "rule": "trid_eventid_open.unique-tri",
+        "what": "posix_trace_trid_eventid_open numbers names in a table of the controller's"
+                " own, apart from the processes traced into the stream",
+        "edits": [("filter.c",
+                   "    int rc = stream_eventid_open(s, name, id);\n",
+                   "    static struct name_table mine = { .lock = PTHREAD_MUTEX_INITIALIZER };\n"
+                   "    int rc = event_names_open(&mine, name, id);\n")],
+        "collateral": ["trid_eventid_open.*"],
+    },
+    {
         "name": "tri-record-after-shutdown-aborts",
         "rule": "exit.shuts-down",
         "what": "a traced process that records into a stream shut down by its controller's"
