@@ -583,7 +583,8 @@ OBSERVED_COLLATERAL = {
         "getnext.full-data-status"],
     "eventid-open-new-id": [
         "clear.keeps-mapping",
-        "eventid_open.same-name-same-id-tri", "fork.inherited-mapping"],
+        "eventid_open.same-name-same-id-tri", "fork.inherited-mapping",
+        "trid_eventid_open.same-name-same-id-tri"],
     "eventid-get-name-wrong": [
         "clear.log-reinit", "clear.log-first-event", "open.oldest-first", "create_withlog.like-create", "create_withlog.log-to-fd", "create_withlog.trid-unique", "flush.copies-to-log", "flush.traces-during-flush", "flush.frees-space", "log.loop", "log.append", "shutdown.log-ends-with-stop", "shutdown.log-flushed", "shutdown.log-has-mapping", "shutdown.waits-flush", "getnext.prerecorded", "stream.flush-policy", "xsh211.flush-start-event", "trace_h.prototypes-trl",
         "xbd419.one-to-one",
