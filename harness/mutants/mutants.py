@@ -82,9 +82,8 @@ MUTANTS = [
                    "    s->run = POSIX_TRACE_SUSPENDED;                     /* S0092 */",
                    "    s->run = POSIX_TRACE_RUNNING;"),
                   ("stream.c",
-                   "        s->state = SLOT_ACTIVE;\n        /* The traced process records",
-                   "        s->state = SLOT_ACTIVE;\n        stream_update_recording(s);\n"
-                   "        /* The traced process records")],
+                   "        s->state = SLOT_ACTIVE;\n",
+                   "        s->state = SLOT_ACTIVE;\n        stream_update_recording(s);\n")],
         "collateral": ["start.*", "stop.*", "get_status.current", "xsh211.*", "getnext.*",
                        "trygetnext.*", "timedgetnext.*", "event.*", "stream.*", "clear.*",
                        "xbd419.*", "trace_h.*"],
@@ -583,8 +582,8 @@ OBSERVED_COLLATERAL = {
         "getnext.full-data-status"],
     "eventid-open-new-id": [
         "clear.keeps-mapping",
-        "eventid_open.same-name-same-id-tri", "fork.inherited-mapping",
-        "trid_eventid_open.same-name-same-id-tri"],
+        "eventid_open.same-name-same-id-tri", "trid_eventid_open.same-name-same-id-tri",
+        "fork.inherited-mapping"],
     "eventid-get-name-wrong": [
         "clear.log-reinit", "clear.log-first-event", "open.oldest-first", "create_withlog.like-create", "create_withlog.log-to-fd", "create_withlog.trid-unique", "flush.copies-to-log", "flush.traces-during-flush", "flush.frees-space", "log.loop", "log.append", "shutdown.log-ends-with-stop", "shutdown.log-flushed", "shutdown.log-has-mapping", "shutdown.waits-flush", "getnext.prerecorded", "stream.flush-policy", "xsh211.flush-start-event", "trace_h.prototypes-trl",
         "xbd419.one-to-one",
