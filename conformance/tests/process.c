@@ -31,13 +31,18 @@
  * traced child stays traced across exec whether it is traced by its pid or by
  * inheritance (exec_still_traced, exec_still_traced_tri), and the new image's
  * eventid_open of a name already mapped in the stream gives the stream's
- * identifier (exec_same_name_tri).
+ * identifier (exec_same_name_tri), and a controller that exits while its
+ * child is still traced into its streams, and recording, has them shut down
+ * all the same, the child unharmed (exit_shuts_down_child_traced: that child
+ * outlives its parent, so the init process reaps it; the test waits for the
+ * end of file of its pipe).
  *
  * Not tested here, and why:
  *   fork.inherited*, fork.close-for-child: TRI rules, in inherit.c.
  *   exec.mapping-not-inherited: not testable (catalogue).
  */
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +160,9 @@ static int stream_count(void)
     return CT_MIN_SYS_MAX;
 }
 
+/* create_many's streams are INHERITED when set (TRI). */
+static int many_inherited;
+
 /* Creates up to want streams (small, started, one event each) and leaves them
  * active; returns how many; *rc is the error that stopped it (0: none).
  * Called in children: no CT_ macro. */
@@ -167,6 +175,10 @@ static int create_many(int want, int *rc, trace_id_t *first)
     if (posix_trace_attr_init(&a) != 0)
         return 0;
     (void)posix_trace_attr_setstreamsize(&a, 4096);
+#if CT_HAVE_TRI
+    if (many_inherited && (*rc = posix_trace_attr_setinherited(&a, POSIX_TRACE_INHERITED)) != 0)
+        return 0;
+#endif
     if (posix_trace_eventid_open("ct-many", &id) != 0)
         id = POSIX_TRACE_START;     /* not recorded below if so */
     while (k < want) {
@@ -561,6 +573,98 @@ CT_TEST(c99_exit_shuts_down, "exit.shuts-down", "TRC", "posix_trace_create,_Exit
 CT_TEST(killed_shuts_down, "exit.terminated-shuts-down", "TRC", "posix_trace_create")
 {
     controller_ends(END_KILL, "SIGKILL");
+}
+
+#if CT_HAVE_TRI
+/* In the traced grandchild of exit_shuts_down_child_traced: records until the
+ * test says (a byte on in) that the controller has ended, then records 100
+ * events more (after the shutdown), reports on out how many it recorded
+ * after the word, and waits for the end of file of in (at most 5 s each). */
+static void record_across_exit(int in, int out)
+{
+    trace_event_id_t id;
+    char c;
+    int after = 0;
+    if (posix_trace_eventid_open("ct-alive", &id) != 0)
+        id = POSIX_TRACE_START;
+    for (int ms = 0; ms < 5000; ms++) {
+        struct pollfd pf = { in, POLLIN, 0 };
+        if (poll(&pf, 1, 1) > 0)
+            break;
+        posix_trace_event(id, "before", 6);
+    }
+    if (read(in, &c, 1) != 1)
+        return;
+    for (; after < 100; after++)
+        posix_trace_event(id, "after", 5);
+    write_ints(out, &after, 1);
+    struct pollfd pf = { in, POLLIN, 0 };
+    (void)poll(&pf, 1, 5000);
+}
+#endif
+
+CT_TEST(exit_shuts_down_child_traced, "exit.shuts-down", "TRC,TRI",
+        "posix_trace_attr_setinherited,posix_trace_create,posix_trace_event,exit,fork")
+{
+#if CT_HAVE_TRI
+    /* The controller's streams are INHERITED and its child is still traced
+     * into them, and recording, when the controller ends: they are shut down
+     * all the same (they no longer count against {TRACE_SYS_MAX}), and the
+     * child's events after that have no effect and do it no harm. */
+    if (!ct_option("TRI"))
+        CT_UNSUPPORTED("TRI is not supported at run time");
+    int want = stream_count(), p[2], q[2], got[3], st, after = -1;
+    signal(SIGPIPE, SIG_IGN);       /* a grandchild that died: EPIPE, not death */
+    make_pipe(p);
+    make_pipe(q);
+    pid_t pid = fork_or_unresolved();
+    if (pid == 0) {
+        int out[3] = { 0, 0, -1 };
+        close(p[0]);
+        close(q[1]);
+        many_inherited = 1;
+        out[0] = create_many(want, &out[1], NULL);
+        fflush(stdout);
+        pid_t g = fork();
+        if (g == 0) {
+            record_across_exit(q[0], p[1]);
+            _exit(0);
+        }
+        out[2] = g > 0 ? (int)g : -errno;
+        write_ints(p[1], out, 3);
+        /* exit(), through the framework (see controller_ends). */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        CT_UNTESTED("controller of exit_shuts_down_child_traced: ends with exit()");
+    }
+    close(p[1]);
+    close(q[0]);
+    int n = read_ints(p[0], got, 3);
+    waitpid(pid, &st, 0);
+    if (n != 3)
+        CT_UNRESOLVED("the controller ended with %s before reporting", wait_status(st));
+    if (got[0] == 0)
+        CT_UNRESOLVED("the controller could not create a stream: %s", ct_errname(got[1]));
+    if (got[2] <= 0)
+        CT_UNRESOLVED("the controller could not fork: %s", ct_errname(-got[2]));
+    ct_note("the controller held %d INHERITED streams and its traced child %d recorded into"
+            " them when it ended by exit()", got[0], got[2]);
+    /* The grandchild is not this process's child (the init process reaps
+     * it): it ends on the end of file of q, at the latest when this test
+     * ends; the end of file of p says it has. */
+    n = write(q[1], "g", 1) == 1 ? read_ints(p[0], &after, 1) : 0;
+    CT_CHECK(n == 1 && after == 100, "the controller's traced child, still alive, did not"
+             " report the 100 events it recorded after the controller ended (%s): recording"
+             " into streams that were shut down has no effect, and does the process no harm",
+             n == 1 ? "it reported another count" : "it died");
+    can_create_again(got[0], "exit() of a controller whose traced child lives on");
+    close(q[1]);
+    (void)read_ints(p[0], &after, 1);   /* end of file: the grandchild has ended */
+    close(p[0]);
+#else
+    CT_UNSUPPORTED("built without TRI: <trace.h> defines _POSIX_TRACE_INHERIT as -1");
+#endif
 }
 
 /* ---- exec -------------------------------------------------------------------------------- */

@@ -546,6 +546,107 @@ MUTANTS = [
         "edits": [("event_names.c", "\"posix_trace_filter\",", "\"posix_trace_filt\",  ")],
         "collateral": ["xsh211.sysevents-tef-trl"],
     },
+    # ---- TRI (conformance/tests/inherit.c, process.c) ----
+    {
+        "name": "tri-child-not-inherited",
+        "rule": "fork.inherited",
+        "what": "a child is never traced into its parent's INHERITED streams",
+        "edits": [("process.c",
+                   "        if (s->inherit == POSIX_TRACE_INHERITED && s->state == SLOT_ACTIVE) {\n"
+                   "            kept = 1;",
+                   "        if (0) {\n"
+                   "            kept = 1;")],
+        "collateral": ["fork.inherited-*", "fork.close-for-child", "xbd419.pid",
+                       "eventid_open.*-tri", "trid_eventid_open.*-tri", "exec.still-traced"],
+    },
+    {
+        "name": "tri-close-inherited",
+        "rule": "fork.close-for-child",
+        "what": "a child is traced into its parent's CLOSE_FOR_CHILD streams too",
+        "edits": [("process.c",
+                   "        if (s->inherit == POSIX_TRACE_INHERITED && s->state == SLOT_ACTIVE) {\n"
+                   "            kept = 1;",
+                   "        if (s->state == SLOT_ACTIVE) {\n"
+                   "            kept = 1;")],
+        "collateral": ["fork.inherited"],
+    },
+    {
+        "name": "tri-default-inherited",
+        "rule": "attr_getinherited.default",
+        "what": "posix_trace_attr_init sets the inheritance to POSIX_TRACE_INHERITED",
+        "edits": [("attr.c",
+                   "    attr->__inheritance = POSIX_TRACE_CLOSE_FOR_CHILD;",
+                   "    attr->__inheritance = POSIX_TRACE_INHERITED;")],
+        "collateral": [],
+    },
+    {
+        "name": "tri-names-per-process",
+        "rule": "eventid_open.unique-per-stream-tri",
+        "what": "a child traced by inheritance numbers the names it opens apart from its"
+                " parent (a copy of the parent's mapping)",
+        "edits": [("process.c",
+                   "        if (inherits_any(p) && p->ns != NULL) {",
+                   "        if (0) {")],
+        "collateral": ["eventid_open.same-name-same-id-tri", "trid_eventid_open.*-tri"],
+    },
+    {
+        "name": "tri-mapping-not-inherited",
+        "rule": "fork.inherited-mapping",
+        "what": "a child traced by inheritance starts with no names mapped, numbered apart",
+        "edits": [("process.c",
+                   "        if (inherits_any(p) && p->ns != NULL) {\n"
+                   "            b->ns_shared = 1;                           /* S0317 */\n"
+                   "            b->ns_id = p->ns->id;\n"
+                   "        } else {\n"
+                   "            name_table_copy(&b->names, p->names);       /* what fork copies anyway */\n"
+                   "        }",
+                   "        (void)inherits_any;")],
+        "collateral": ["eventid_open.*-tri", "trid_eventid_open.*-tri"],
+    },
+    {
+        "name": "tri-child-controls",
+        "rule": "create.EINVAL-child-trid",
+        "what": "a child keeps control of its parent's INHERITED streams",
+        "edits": [("stream_table.c",
+                   "        if (sl->s != NULL) {\n"
+                   "            if (sl->s->log != NULL)",
+                   "        if (sl->s != NULL && sl->s->inherit != POSIX_TRACE_INHERITED) {\n"
+                   "            if (sl->s->log != NULL)")],
+        "collateral": ["fork.child-not-controller", "exec.still-traced",
+                       "eventid_open.same-name-same-id-tri"],
+    },
+    {
+        "name": "tri-exec-untraced",
+        "rule": "exec.still-traced",
+        "what": "a new image does not find the streams its old image was traced into",
+        "edits": [("process.c",
+                   "    find_after_exec(p);\n",
+                   "    (void)find_after_exec;\n")],
+        "collateral": ["eventid_open.same-name-same-id-tri"],
+    },
+    {
+        "name": "tri-trid-names-private",
+        "rule": "trid_eventid_open.unique-tri",
+        "what": "posix_trace_trid_eventid_open numbers names in a table of the controller's"
+                " own, apart from the processes traced into the stream",
+        "edits": [("filter.c",
+                   "    int rc = stream_eventid_open(s, name, id);\n",
+                   "    static struct name_table mine = { .lock = PTHREAD_MUTEX_INITIALIZER };\n"
+                   "    int rc = event_names_open(&mine, name, id);\n")],
+        "collateral": ["trid_eventid_open.*"],
+    },
+    {
+        "name": "tri-record-after-shutdown-aborts",
+        "rule": "exit.shuts-down",
+        "what": "a traced process that records into a stream shut down by its controller's"
+                " exit dies (abort)",
+        "edits": [("record.c",
+                   "        if (s != NULL && atomic_load_explicit(&s->recording, memory_order_relaxed))",
+                   "        if (s != NULL && s->state == SLOT_FREE)\n"
+                   "            __builtin_trap();\n"
+                   "        if (s != NULL && atomic_load_explicit(&s->recording, memory_order_relaxed))")],
+        "collateral": [],
+    },
 ]
 
 # The implementation that crashes in one function and hangs in another
