@@ -633,7 +633,8 @@ MUTANTS = [
                    "    int rc = stream_eventid_open(s, name, id);\n",
                    "    static struct name_table mine = { .lock = PTHREAD_MUTEX_INITIALIZER };\n"
                    "    int rc = event_names_open(&mine, name, id);\n")],
-        "collateral": ["trid_eventid_open.*"],
+        "collateral": ["trid_eventid_open.*",
+                       "trace_h.prototypes-tef"],   # calls trid_eventid_open then get_name
     },
     {
         "name": "tri-record-after-shutdown-aborts",
