@@ -85,24 +85,6 @@ static void on_error(void *user, const struct slot_error *e)
     snprintf(k->kind, sizeof k->kind, "%s", dump_error_kind(e->kind));
 }
 
-/* "offset N: KSP-25: ..." -> N, "KSP-25". */
-static void split(const char *m, uint64_t *off, char *rule, size_t rl)
-{
-    *off = 0;
-    rule[0] = '\0';
-    if (strncmp(m, "offset ", 7) != 0)
-        return;
-    char *end;
-    *off = strtoull(m + 7, &end, 10);
-    if (strncmp(end, ": KSP-", 6) == 0) {
-        size_t n = strspn(end + 6, "0123456789");
-        if (n + 5 <= rl) {
-            memcpy(rule, end + 2, n + 4);
-            rule[n + 4] = '\0';
-        }
-    }
-}
-
 static int decode_reference(struct kv_run *r, const struct kv_line *l)
 {
     struct kv_decoded *d = &r->dec;
@@ -124,7 +106,7 @@ static int decode_reference(struct kv_run *r, const struct kv_line *l)
         return kv_fail(r, l, KV_UNRESOLVED, "out of memory");
     if (rc != 0) {
         d->fatal = 1;
-        split(d->fatal_msg, &d->fatal_offset, d->fatal_rule, sizeof d->fatal_rule);
+        dump_split_message(d->fatal_msg, &d->fatal_offset, d->fatal_rule, sizeof d->fatal_rule);
         snprintf(d->fatal_errno, sizeof d->fatal_errno, "%s", kv_errno_name(rc));
     }
     const uint64_t v[KV_NSUM] = { s.events, s.dropped_events, s.dropped_slots, s.buffers,

@@ -146,6 +146,14 @@ void dump_text_event(struct dump_ctx *c, const struct slot_event *ev, const stru
 void dump_text_error(struct dump_ctx *c, const struct slot_error *e);
 void dump_text_end(struct dump_ctx *c, const struct slot_summary *s);
 
+/* s as a JSON string literal (quotes, escapes; bytes outside printable ASCII
+ * as \u00XX). */
+void dump_json_str(FILE *f, const char *s);
+
+/* A decoder's rejection message "offset N: KSP-25: ..." -> N and "KSP-25"
+ * (0 and "" if it is not of that form). */
+void dump_split_message(const char *m, uint64_t *offset, char *rule, size_t rulelen);
+
 void dump_json_begin(struct dump_ctx *c);
 void dump_json_event(struct dump_ctx *c, const struct slot_event *ev, const struct dump_desc *d);
 void dump_json_error(struct dump_ctx *c, const struct slot_error *e);

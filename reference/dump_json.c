@@ -17,7 +17,7 @@
 #include <string.h>
 #include "dump.h"
 
-static void json_str(FILE *f, const char *s)
+void dump_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -42,7 +42,7 @@ void dump_json_begin(struct dump_ctx *c)
         fputs("null", f);
     } else {
         fputs("{\"name\":", f);
-        json_str(f, c->o->name ? c->o->name : "");
+        dump_json_str(f, c->o->name ? c->o->name : "");
         fprintf(f, ",\"byte_order\":\"%s\",\"cpu_num\":%u,\"cycles_per_sec\":%" PRIu64
                 ",\"header_len\":%" PRIu64 ",\"syspage_len\":%" PRIu64 ",\"slots_offset\":%"
                 PRIu64 ",\"slots\":%" PRIu64 ",\"cut_bytes\":%u,\"attributes\":[",
@@ -50,9 +50,9 @@ void dump_json_begin(struct dump_ctx *c)
                 i->syspage_len, i->slots_offset, i->nslots, i->cut_bytes);
         for (unsigned k = 0; k < i->nattrs; k++) {
             fputs(k ? ",[" : "[", f);
-            json_str(f, trace_file_key(i, k));
+            dump_json_str(f, trace_file_key(i, k));
             fputc(',', f);
-            json_str(f, trace_file_value_at(i, k));
+            dump_json_str(f, trace_file_value_at(i, k));
             fputc(']', f);
         }
         fputs("]}", f);
@@ -66,9 +66,9 @@ void dump_json_event(struct dump_ctx *c, const struct slot_event *ev, const stru
 
     fprintf(f, "%s\n{\"offset\":%" PRIu64 ",\"cpu\":%u,\"class\":%u,\"class_name\":",
             c->nevents ? "," : "", ev->offset, ev->cpu, ev->cls);
-    json_str(f, d->class_name);
+    dump_json_str(f, d->class_name);
     fprintf(f, ",\"event\":%u,\"name\":", ev->event);
-    json_str(f, d->name);
+    dump_json_str(f, d->name);
     fprintf(f, ",\"time\":%" PRIu64 ",\"slots\":%" PRIu32 ",\"combine\":%s,\"complete\":%s,"
             "\"words\":[", ev->time, ev->nslots, ev->combine ? "true" : "false",
             ev->complete ? "true" : "false");
@@ -78,10 +78,10 @@ void dump_json_event(struct dump_ctx *c, const struct slot_event *ev, const stru
     for (unsigned i = 0; i < d->nargs; i++) {
         if (i)
             fputc(',', f);
-        json_str(f, d->args[i].key);
+        dump_json_str(f, d->args[i].key);
         fputc(':', f);
         if (d->args[i].is_str)
-            json_str(f, d->args[i].str);
+            dump_json_str(f, d->args[i].str);
         else
             fprintf(f, "%" PRIu64, d->args[i].num);
     }
@@ -100,17 +100,16 @@ void dump_json_error(struct dump_ctx *c, const struct slot_error *e)
         return;
     slot_error_format(e, msg, sizeof msg);
     fprintf(f, "%s\n{\"offset\":%" PRIu64 ",\"rule\":", c->nerrors_kept ? "," : "", e->offset);
-    json_str(f, e->rule);
+    dump_json_str(f, e->rule);
     fputs(",\"kind\":", f);
-    json_str(f, dump_error_kind(e->kind));
+    dump_json_str(f, dump_error_kind(e->kind));
     fputs(",\"message\":", f);
-    json_str(f, msg);
+    dump_json_str(f, msg);
     fputc('}', f);
     c->nerrors_kept++;
 }
 
-/* "offset N: KSP-25: ..." -> N and "KSP-25" (0 and "" if not so). */
-static void split_message(const char *m, uint64_t *offset, char *rule, size_t rulelen)
+void dump_split_message(const char *m, uint64_t *offset, char *rule, size_t rulelen)
 {
     *offset = 0;
     rule[0] = '\0';
@@ -120,7 +119,7 @@ static void split_message(const char *m, uint64_t *offset, char *rule, size_t ru
     *offset = strtoull(m + 7, &end, 10);
     if (strncmp(end, ": KSP-", 6) == 0) {
         size_t n = strspn(end + 6, "0123456789");
-        if (n > 0 && n + 5 < rulelen) {
+        if (n > 0 && n + 5 <= rulelen) {      /* "KSP-" n digits, NUL */
             memcpy(rule, end + 2, n + 4);
             rule[n + 4] = '\0';
         }
@@ -160,14 +159,14 @@ void dump_json_end(struct dump_ctx *c, const struct slot_summary *s, const char 
     if (fatal) {
         uint64_t off;
         char rule[16];
-        split_message(fatal, &off, rule, sizeof rule);
+        dump_split_message(fatal, &off, rule, sizeof rule);
         fprintf(f, "{\"offset\":%" PRIu64 ",\"rule\":", off);
-        json_str(f, rule);
+        dump_json_str(f, rule);
         fprintf(f, ",\"errno\":");
-        json_str(f, fatal_rc == EINVAL ? "EINVAL" : fatal_rc == ENOTSUP ? "ENOTSUP"
+        dump_json_str(f, fatal_rc == EINVAL ? "EINVAL" : fatal_rc == ENOTSUP ? "ENOTSUP"
                                                                         : strerror(fatal_rc));
         fputs(",\"message\":", f);
-        json_str(f, fatal);
+        dump_json_str(f, fatal);
         fputc('}', f);
     } else {
         fputs("null", f);

@@ -75,21 +75,6 @@ struct pctx {
     uint64_t nevents;
 };
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20 || ch > 0x7e)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
 /* A string for text output: printable ASCII, the rest escaped. */
 static void text_str(FILE *f, const char *s)
 {
@@ -125,7 +110,7 @@ static void on_error(void *user, uint64_t offset, const char *msg)
     }
     fprintf(c->errors, "%s\n{\"offset\":%" PRIu64 ",\"message\":", c->nerrors > 1 ? "," : "",
             offset);
-    json_str(c->errors, msg);
+    dump_json_str(c->errors, msg);
     fputc('}', c->errors);
 }
 
@@ -220,14 +205,14 @@ static void print_header_json(struct pctx *c, const struct log_reader *r)
     const struct log_geometry *g = log_reader_geometry(r);
     const trace_attr_t *a = log_reader_attr(r);
     fputs(",\"file\":{\"name\":", f);
-    json_str(f, c->o->name ? c->o->name : "");
+    dump_json_str(f, c->o->name ? c->o->name : "");
     fprintf(f, ",\"byte_order\":\"%s\",\"header_len\":%" PRIu64 ",\"attributes\":[",
             i->big_endian ? "big" : "little", i->header_len);
     for (unsigned k = 0; k < i->nattrs; k++) {
         fputs(k ? ",[" : "[", f);
-        json_str(f, trace_file_key(i, k));
+        dump_json_str(f, trace_file_key(i, k));
         fputc(',', f);
-        json_str(f, trace_file_value_at(i, k));
+        dump_json_str(f, trace_file_value_at(i, k));
         fputc(']', f);
     }
     fprintf(f, "],\"meta_offset\":%" PRIu64 ",\"meta_bytes\":%u,\"segments_offset\":%" PRIu64
@@ -235,9 +220,9 @@ static void print_header_json(struct pctx *c, const struct log_reader *r)
             ",\"segment_slots\":%" PRIu64 "},\n\"trace_attributes\":{\"name\":", g->meta_off,
             (unsigned)g->meta_bytes, g->seg_off, (unsigned)g->seg_bytes,
             log_policy_name(g->policy), g->segments, log_reader_slots(r));
-    json_str(f, a->__name);
+    dump_json_str(f, a->__name);
     fputs(",\"generation_version\":", f);
-    json_str(f, a->__genversion);
+    dump_json_str(f, a->__genversion);
     fprintf(f, ",\"stream_full_policy\":\"%s\",\"log_full_policy\":\"%s\",\"stream_min_size\":"
             "%zu,\"max_data_size\":%zu,\"log_max_size\":%zu,\"inheritance\":\"%s\","
             "\"clock_resolution\":{\"sec\":%lld,\"nsec\":%ld},\"creation_time\":{\"sec\":%lld,"
@@ -253,7 +238,7 @@ static void print_header_json(struct pctx *c, const struct log_reader *r)
     for (unsigned k = 0; log_reader_name_nth(r, k, &id) == 0; k++) {
         log_reader_name(r, id, name);
         fprintf(f, "%s{\"id\":%u,\"name\":", k ? "," : "", id);
-        json_str(f, name);
+        dump_json_str(f, name);
         fputc('}', f);
     }
     fputs("],\n\"status\":", f);
@@ -301,7 +286,7 @@ static void print_event(struct pctx *c, const struct log_reader *r, const struct
     }
     fprintf(f, "%s\n{\"offset\":%" PRIu64 ",\"segment\":%" PRIu32 ",\"id\":%u,\"name\":",
             c->nevents ? "," : "", e->offset, e->seg_seq, e->h.id);
-    json_str(f, name);
+    dump_json_str(f, name);
     fprintf(f, ",\"pid\":%" PRIu32 ",\"thread\":%" PRIu64 ",\"prog\":%" PRIu64 ",\"cpu\":%d,"
             "\"timestamp_ns\":%" PRIu64 ",\"truncation\":\"%s\",\"len\":%" PRIu32
             ",\"data\":\"", e->h.pid, e->h.thread, e->h.prog, (int)e->h.cpu, e->h.ts, trunc, len);
@@ -357,7 +342,7 @@ static void print_end(struct pctx *c, const struct log_reader *r, const char *fa
     fputs(",\n\"fatal\":", f);
     if (fatal) {
         fprintf(f, "{\"error\":%d,\"message\":", rc);
-        json_str(f, fatal);
+        dump_json_str(f, fatal);
         fputc('}', f);
     } else {
         fputs("null", f);

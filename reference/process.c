@@ -136,21 +136,13 @@ static int find_entry(struct proc *p, const struct stream *s)
     return -1;
 }
 
-void proc_detach(struct stream *s)
+int proc_detach(struct stream *s)
 {
     struct proc *p = &posixtrace_proc;
     pthread_mutex_lock(&p->lock);
     int i = find_entry(p, s);
     if (i >= 0)
         detach_entry(p, i);
-    pthread_mutex_unlock(&p->lock);
-}
-
-int proc_attached(const struct stream *s)
-{
-    struct proc *p = &posixtrace_proc;
-    pthread_mutex_lock(&p->lock);
-    int i = find_entry(p, s);
     pthread_mutex_unlock(&p->lock);
     return i >= 0;
 }

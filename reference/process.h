@@ -77,12 +77,10 @@ struct name_table *proc_names(void);
 void proc_sync(void);
 
 /* The streams the caller records into: attach (owned: the entry owns the
- * mapping and fd, else they are the stream table's) and detach.  0 or
- * EAGAIN (no free entry). */
+ * mapping and fd, else they are the stream table's): 0 or EAGAIN (no free
+ * entry); and detach: whether s was attached. */
 int  proc_attach(struct stream *s, size_t len, int fd, int owned);
-void proc_detach(struct stream *s);
-/* Is s attached (the caller records into it)? */
-int  proc_attached(const struct stream *s);
+int  proc_detach(struct stream *s);
 /* In the child of fork: if s is attached, its entry takes over the mapping
  * and descriptor (kept across exec); returns whether it did. */
 int  proc_adopt(struct stream *s, size_t len, int fd);

@@ -36,15 +36,14 @@ static int check_log_fd(int fd)
 }
 
 /* Empties a slot (its lock held, its stream's not): the stream's object
- * goes, retired if threads of this process may still record into it. */
-static void slot_free(struct stream_slot *sl, int attached)
+ * goes, retired if threads of this process may still record into it (it
+ * was attached). */
+static void slot_free(struct stream_slot *sl)
 {
-    if (attached) {
-        proc_detach(sl->s);
+    if (proc_detach(sl->s))
         shm_object_retire(sl->s, sl->len);
-    } else {
+    else
         munmap(sl->s, sl->len);
-    }
     if (sl->fd >= 0)
         close(sl->fd);
     if (sl->shm_name[0] != '\0')
@@ -134,7 +133,6 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     ring_init(&s->ring, (unsigned char *)s + head, cap);
     s->gen = sl->gen;
     s->slot = slot;
-    s->target = target ? atomic_load(&target->pid) : posixtrace_proc.pid;   /* S0086 */
     s->inherit = attr->__inheritance;
     s->attr = *attr;                                    /* S0004: a copy */
     s->attr.__stream_fullpolicy = policy;
@@ -185,7 +183,7 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     if (rc) {
         s->state = SLOT_FREE;
         pthread_mutex_unlock(&s->lock);
-        slot_free(sl, 0);
+        slot_free(sl);
         pthread_mutex_unlock(&sl->lock);
         return rc;                                      /* EAGAIN: no room to attach */
     }
@@ -305,7 +303,7 @@ int posix_trace_shutdown(trace_id_t trid)
     while (s->waiters > 0)              /* they leave before the memory goes */
         shm_cond_wait(&s->flush_idle, &s->lock, NULL);
     pthread_mutex_unlock(&s->lock);
-    slot_free(sl, proc_attached(s));                    /* S0108-S0110 */
+    slot_free(sl);                                      /* S0108-S0110 */
     pthread_mutex_unlock(&sl->lock);
     return rc;                          /* the final flush's error (S0120) */
 }

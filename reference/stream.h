@@ -58,7 +58,6 @@ struct stream {
     _Atomic int     recording;      /* running, or UNTIL_FULL-stopped and
                                      * counting the events it loses: read
                                      * without the lock by every process */
-    pid_t           target;         /* the traced process (S0086) */
 
     /* The stream proper, valid while state == SLOT_ACTIVE. */
     trace_attr_t    attr;           /* copy of the creation attributes */

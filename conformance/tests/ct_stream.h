@@ -15,6 +15,7 @@
 #define CT_STREAM_H
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "ct.h"
@@ -39,6 +40,34 @@
 #endif
 
 /* ---- Event types and streams ------------------------------------------------------ */
+
+/* A string of n characters (n >= 3), distinct for distinct tags; the test's
+ * to free.  UNRESOLVED if there is no memory. */
+static inline char *ct_long_name(size_t n, char tag)
+{
+    char *s = malloc(n + 1);
+    if (s == NULL)
+        CT_UNRESOLVED("out of memory for a name of %zu characters", n);
+    memset(s, 'n', n);
+    s[0] = 'c';
+    s[1] = 't';
+    s[2] = tag;
+    s[n] = '\0';
+    return s;
+}
+
+/* {TRACE_EVENT_NAME_MAX}, or the test ends UNTESTED (ruling 24). */
+static inline size_t ct_event_name_max(void)
+{
+    long max = ct_limit_trace_event_name_max();
+    if (max < 0)
+        CT_UNTESTED("{TRACE_EVENT_NAME_MAX} is indeterminate (no macro, sysconf gives -1):"
+                    " the rule needs the limit (ruling 24)");
+    if (max < 3 || max > (1L << 20))
+        CT_UNTESTED("{TRACE_EVENT_NAME_MAX} is %ld: too small or too large to build such a"
+                    " name", max);
+    return (size_t)max;
+}
 
 /* The identifier of the user event type name (posix_trace_eventid_open). */
 static inline trace_event_id_t ct_open_id(const char *name)

@@ -24,33 +24,6 @@
 #include "ct.h"
 #include "ct_stream.h"
 
-/* A string of n characters (n >= 3), distinct for distinct tags. */
-static char *long_name(size_t n, char tag)
-{
-    char *s = malloc(n + 1);
-    if (s == NULL)
-        CT_UNRESOLVED("out of memory for a name of %zu characters", n);
-    memset(s, 'n', n);
-    s[0] = 'c';
-    s[1] = 't';
-    s[2] = tag;
-    s[n] = '\0';
-    return s;
-}
-
-/* {TRACE_EVENT_NAME_MAX}, or the test ends UNTESTED (rulings 24). */
-static size_t event_name_max(void)
-{
-    long max = ct_limit_trace_event_name_max();
-    if (max < 0)
-        CT_UNTESTED("{TRACE_EVENT_NAME_MAX} is indeterminate (no macro, sysconf gives -1):"
-                    " the rule needs the limit (ruling 24)");
-    if (max < 3 || max > (1L << 20))
-        CT_UNTESTED("{TRACE_EVENT_NAME_MAX} is %ld: too small or too large to build such a"
-                    " name", max);
-    return (size_t)max;
-}
-
 CT_TEST(open_maps, "eventid_open.maps", "TRC",
         "posix_trace_eventid_open,posix_trace_eventid_get_name")
 {
@@ -74,8 +47,8 @@ CT_TEST(open_maps, "eventid_open.maps", "TRC",
 CT_TEST(open_name_max, "eventid_open.name-max", "TRC",
         "posix_trace_eventid_open,posix_trace_eventid_get_name")
 {
-    size_t max = event_name_max();
-    char *name = long_name(max, 'M'), *back = malloc(max + 17);
+    size_t max = ct_event_name_max();
+    char *name = ct_long_name(max, 'M'), *back = malloc(max + 17);
     trace_event_id_t id;
     CT_CHECK(back != NULL, "out of memory");
     trace_id_t trid = ct_new_stream(NULL, 0);
@@ -259,7 +232,7 @@ CT_TEST(open_return_convention, "eventid_open.return-convention", "TRC",
         ct_note("{TRACE_EVENT_NAME_MAX} is %ld: the failure case is not tried", max);
         return;
     }
-    char *name = long_name((size_t)max + 1, 'R');
+    char *name = ct_long_name((size_t)max + 1, 'R');
     errno = 0;
     rc = posix_trace_eventid_open(name, &id);
     CT_CHECK(rc == ENAMETOOLONG,
@@ -271,12 +244,12 @@ CT_TEST(open_return_convention, "eventid_open.return-convention", "TRC",
 
 CT_TEST(open_enametoolong, "eventid_open.ENAMETOOLONG", "TRC", "posix_trace_eventid_open")
 {
-    size_t max = event_name_max();
-    char *name = long_name(max + 1, 'L');
+    size_t max = ct_event_name_max();
+    char *name = ct_long_name(max + 1, 'L');
     trace_event_id_t id;
     CT_CHECK_ERR(posix_trace_eventid_open(name, &id), ENAMETOOLONG);
     free(name);
-    name = long_name(max + 100, 'L');
+    name = ct_long_name(max + 100, 'L');
     CT_CHECK_ERR(posix_trace_eventid_open(name, &id), ENAMETOOLONG);
     free(name);
 }
@@ -383,8 +356,8 @@ CT_TEST(get_name_log, "eventid_get_name.returns-name", "TRC,TRL",
 CT_TEST(get_name_max, "eventid_get_name.name-max", "TRC",
         "posix_trace_eventid_get_name,posix_trace_eventtypelist_getnext_id")
 {
-    size_t max = event_name_max(), guard = 16;
-    char *longest = long_name(max, 'G');
+    size_t max = ct_event_name_max(), guard = 16;
+    char *longest = ct_long_name(max, 'G');
     unsigned char *buf = malloc(max + 1 + guard);
     CT_CHECK(buf != NULL, "out of memory");
     ct_open_id("ct.name-max.short");

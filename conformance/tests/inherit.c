@@ -626,6 +626,30 @@ static void child_records(const struct side *s, void *arg)
     rc = open_rec("ct.tri.child", "c-own");
     send_ints(s, &rc, 1);
 }
+
+/* Room for the events of a stream (too large for the stack); UNRESOLVED if
+ * there is none. */
+static struct evs *evs_new(void)
+{
+    struct evs *e = malloc(sizeof *e);
+    if (e == NULL)
+        CT_UNRESOLVED("out of memory");
+    return e;
+}
+
+/* The parent records "p-before", a child (child_records) records its two
+ * events, the parent records "p-after".  *rc: the child's eventid_open
+ * result.  Returns the child's pid. */
+static pid_t record_around_child(struct ids *ids, int *rc)
+{
+    ids->a = ct_open_id("ct.tri.parent");
+    rec(ids->a, "p-before");
+    struct kid k = kid_start(child_records, ids);
+    kid_ints(&k, rc, 1, "that it recorded");
+    kid_done(&k);
+    rec(ids->a, "p-after");
+    return k.pid;
+}
 #endif
 
 CT_TEST(fork_inherited, "fork.inherited,xbd419.pid", "TRC,TRI",
@@ -635,19 +659,12 @@ CT_TEST(fork_inherited, "fork.inherited,xbd419.pid", "TRC,TRI",
 #if CT_HAVE_TRI
     need_tri();
     struct ids ids;
-    struct evs *e = malloc(sizeof *e);
+    struct evs *e = evs_new();
     int rc;
-    if (e == NULL)
-        CT_UNRESOLVED("out of memory");
     trace_id_t trid = stream_with(POSIX_TRACE_INHERITED);
-    ids.a = ct_open_id("ct.tri.parent");
-    rec(ids.a, "p-before");
-    struct kid k = kid_start(child_records, &ids);
-    kid_ints(&k, &rc, 1, "that it recorded");
-    kid_done(&k);
+    pid_t child = record_around_child(&ids, &rc);
     if (rc != 0)
         CT_UNRESOLVED("eventid_open in the traced child returned %s", ct_errname(rc));
-    rec(ids.a, "p-after");
     read_all(e, trid);
     CT_RULE("fork.inherited");
     CT_CHECK(count_data(e, "c-inh") == 1 && count_data(e, "c-own") == 1,
@@ -663,9 +680,9 @@ CT_TEST(fork_inherited, "fork.inherited,xbd419.pid", "TRC,TRI",
     for (size_t i = 0; i < e->n; i++) {
         const struct ct_ev *v = &e->v[i];
         if (has_data(v, "c-inh") || has_data(v, "c-own"))
-            CT_CHECK(v->info.posix_pid == k.pid, "the child's event \"%.*s\" carries posix_pid"
+            CT_CHECK(v->info.posix_pid == child, "the child's event \"%.*s\" carries posix_pid"
                      " %ld, expected the child's pid %ld", (int)v->len, (const char *)v->data,
-                     (long)v->info.posix_pid, (long)k.pid);
+                     (long)v->info.posix_pid, (long)child);
         if (has_data(v, "p-before") || has_data(v, "p-after"))
             CT_CHECK(v->info.posix_pid == getpid(), "the parent's event \"%.*s\" carries"
                      " posix_pid %ld, expected the parent's pid %ld", (int)v->len,
@@ -703,10 +720,8 @@ CT_TEST(fork_inherited_mapping, "fork.inherited-mapping", "TRC,TRI",
 #if CT_HAVE_TRI
     need_tri();
     struct ids ids;
-    struct evs *e = malloc(sizeof *e);
+    struct evs *e = evs_new();
     int rc[2];
-    if (e == NULL)
-        CT_UNRESOLVED("out of memory");
     /* One name opened before the stream exists, one after. */
     ids.a = ct_open_id("ct.tri.map-a");
     trace_id_t trid = stream_with(POSIX_TRACE_INHERITED);
@@ -792,9 +807,7 @@ static void child_forks(const struct side *s, void *arg)
  * their pids. */
 static void check_descendants(trace_id_t trid, pid_t child, const int *out, const char *how)
 {
-    struct evs *e = malloc(sizeof *e);
-    if (e == NULL)
-        CT_UNRESOLVED("out of memory");
+    struct evs *e = evs_new();
     if (out[0] <= 0)
         CT_UNRESOLVED("the traced child could not fork: %s", ct_errname(-out[0]));
     if (out[1] != 0)
@@ -906,25 +919,18 @@ CT_TEST(fork_close_for_child, "fork.close-for-child", "TRC,TRI",
 #if CT_HAVE_TRI
     need_tri();
     struct ids ids;
-    struct evs *e = malloc(sizeof *e);
+    struct evs *e = evs_new();
     int rc;
-    if (e == NULL)
-        CT_UNRESOLVED("out of memory");
     trace_id_t trid = stream_with(POSIX_TRACE_CLOSE_FOR_CHILD);
-    ids.a = ct_open_id("ct.tri.parent");
-    rec(ids.a, "p-before");
-    struct kid k = kid_start(child_records, &ids);
-    kid_ints(&k, &rc, 1, "that it recorded");
-    kid_done(&k);
-    rec(ids.a, "p-after");
+    pid_t child = record_around_child(&ids, &rc);
     read_all(e, trid);
     for (size_t i = 0; i < e->n; i++) {
         const struct ct_ev *v = &e->v[i];
-        CT_CHECK(v->info.posix_pid != k.pid && !has_data(v, "c-inh") && !has_data(v, "c-own"),
+        CT_CHECK(v->info.posix_pid != child && !has_data(v, "c-inh") && !has_data(v, "c-own"),
                  "a stream with POSIX_TRACE_CLOSE_FOR_CHILD holds an event of the child"
                  " (\"%.*s\", posix_pid %ld; the child is %ld): the child is not traced into"
                  " it", (int)(v->len < 32 ? v->len : 32), (const char *)v->data,
-                 (long)v->info.posix_pid, (long)k.pid);
+                 (long)v->info.posix_pid, (long)child);
     }
     CT_CHECK(count_data(e, "p-before") == 1 && count_data(e, "p-after") == 1,
              "the parent's events before and after the fork are in the stream %zu and %zu"
@@ -945,20 +951,13 @@ CT_TEST(fork_two_policies, "fork.close-for-child,fork.inherited", "TRC,TRI",
     /* The policy is the stream's: one process traced into two streams, one of
      * each policy; its child goes into the INHERITED one only. */
     struct ids ids;
-    struct evs *e = malloc(sizeof *e);
+    struct evs *e = evs_new();
     int rc;
-    if (e == NULL)
-        CT_UNRESOLVED("out of memory");
     trace_id_t closed = stream_with(POSIX_TRACE_CLOSE_FOR_CHILD);
     trace_id_t inh = stream_with(POSIX_TRACE_INHERITED);
-    ids.a = ct_open_id("ct.tri.parent");
-    rec(ids.a, "p-before");
-    struct kid k = kid_start(child_records, &ids);
-    kid_ints(&k, &rc, 1, "that it recorded");
-    kid_done(&k);
+    record_around_child(&ids, &rc);
     if (rc != 0)
         CT_UNRESOLVED("eventid_open in the child returned %s", ct_errname(rc));
-    rec(ids.a, "p-after");
     read_all(e, closed);
     CT_RULE("fork.close-for-child");
     CT_CHECK(count_data(e, "c-inh") + count_data(e, "c-own") == 0,
@@ -1030,10 +1029,8 @@ CT_TEST(unique_tri, "eventid_open.unique-per-stream-tri", "TRC,TRI",
 {
 #if CT_HAVE_TRI
     need_tri();
-    struct evs *e = malloc(sizeof *e);
+    struct evs *e = evs_new();
     int rc[4];
-    if (e == NULL)
-        CT_UNRESOLVED("out of memory");
     trace_id_t trid = stream_with(POSIX_TRACE_INHERITED);
     trace_event_id_t pre = ct_open_id("ct.tri.pre");
     struct kid k = kid_start(child_opens_names, NULL);
@@ -1103,10 +1100,8 @@ CT_TEST(same_name_tri, "eventid_open.same-name-same-id-tri", "TRC,TRI",
 {
 #if CT_HAVE_TRI
     need_tri();
-    struct evs *e = malloc(sizeof *e);
+    struct evs *e = evs_new();
     int rc[2];
-    if (e == NULL)
-        CT_UNRESOLVED("out of memory");
     trace_id_t trid = stream_with(POSIX_TRACE_INHERITED);
     struct kid k = kid_start(child_same_names, NULL);
     kid_await(&k, '1', "its first name");
@@ -1149,11 +1144,9 @@ CT_TEST(trid_unique_tri, "trid_eventid_open.unique-tri", "TRC,TEF,TRI",
 #if CT_HAVE_TRI && CT_HAVE_TEF
     need_tri();
     need_tef();
-    struct evs *e = malloc(sizeof *e);
+    struct evs *e = evs_new();
     int rc[4];
     trace_event_id_t n1, n2;
-    if (e == NULL)
-        CT_UNRESOLVED("out of memory");
     trace_id_t trid = stream_with(POSIX_TRACE_INHERITED);
     rec(ct_open_id("ct.tri.pre"), "pre");
     struct kid k = kid_start(child_opens_names, NULL);
@@ -1200,11 +1193,9 @@ CT_TEST(trid_same_name_tri, "trid_eventid_open.same-name-same-id-tri", "TRC,TEF,
 #if CT_HAVE_TRI && CT_HAVE_TEF
     need_tri();
     need_tef();
-    struct evs *e = malloc(sizeof *e);
+    struct evs *e = evs_new();
     int rc[2];
     trace_event_id_t s1, s2;
-    if (e == NULL)
-        CT_UNRESOLVED("out of memory");
     trace_id_t trid = stream_with(POSIX_TRACE_INHERITED);
     struct kid k = kid_start(child_same_names, NULL);
     kid_await(&k, '1', "its first name");

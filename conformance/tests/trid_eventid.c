@@ -28,33 +28,6 @@
 
 #if CT_HAVE_TEF
 
-/* A string of n characters (n >= 3), distinct for distinct tags. */
-static char *long_name(size_t n, char tag)
-{
-    char *s = malloc(n + 1);
-    if (s == NULL)
-        CT_UNRESOLVED("out of memory for a name of %zu characters", n);
-    memset(s, 'n', n);
-    s[0] = 'c';
-    s[1] = 't';
-    s[2] = tag;
-    s[n] = '\0';
-    return s;
-}
-
-/* {TRACE_EVENT_NAME_MAX}, or the test ends UNTESTED (ruling 24). */
-static size_t event_name_max(void)
-{
-    long max = ct_limit_trace_event_name_max();
-    if (max < 0)
-        CT_UNTESTED("{TRACE_EVENT_NAME_MAX} is indeterminate (no macro, sysconf gives -1):"
-                    " the rule needs the limit (ruling 24)");
-    if (max < 3 || max > (1L << 20))
-        CT_UNTESTED("{TRACE_EVENT_NAME_MAX} is %ld: too small or too large to build such a"
-                    " name", max);
-    return (size_t)max;
-}
-
 /* trid_eventid_open(trid, name) must succeed (a check); the identifier. */
 static trace_event_id_t trid_open(trace_id_t trid, const char *name)
 {
@@ -168,8 +141,8 @@ CT_TEST(name_max, "trid_eventid_open.name-max", "TRC,TEF",
 {
 #if CT_HAVE_TEF
     require_tef();
-    size_t max = event_name_max();
-    char *name = long_name(max, 'T'), *back = malloc(max + 17);
+    size_t max = ct_event_name_max();
+    char *name = ct_long_name(max, 'T'), *back = malloc(max + 17);
     trace_event_id_t id;
     CT_CHECK(back != NULL, "out of memory");
     trace_id_t trid = ct_new_stream(NULL, 0);
@@ -352,13 +325,13 @@ CT_TEST(enametoolong, "trid_eventid_open.ENAMETOOLONG", "TRC,TEF",
 {
 #if CT_HAVE_TEF
     require_tef();
-    size_t max = event_name_max();
+    size_t max = ct_event_name_max();
     trace_event_id_t id;
     trace_id_t trid = ct_new_stream(NULL, 0);
-    char *name = long_name(max + 1, 'L');
+    char *name = ct_long_name(max + 1, 'L');
     CT_CHECK_ERR(posix_trace_trid_eventid_open(trid, name, &id), ENAMETOOLONG);
     free(name);
-    name = long_name(max + 100, 'L');
+    name = ct_long_name(max + 100, 'L');
     CT_CHECK_ERR(posix_trace_trid_eventid_open(trid, name, &id), ENAMETOOLONG);
     free(name);
 #else

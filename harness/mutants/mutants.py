@@ -166,7 +166,7 @@ MUTANTS = [
                    "    s->state = SLOT_FREE;               /* traced processes let go of it */\n",
                    ""),
                   ("stream.c",
-                   "    slot_free(sl, proc_attached(s));                    /* S0108-S0110 */\n",
+                   "    slot_free(sl);                                      /* S0108-S0110 */\n",
                    "")],
         "collateral": ["shutdown.*", "create.EAGAIN", "create.several-streams"],
     },
