@@ -50,14 +50,14 @@ void name_table_copy(struct name_table *dst, struct name_table *src)
     shm_lock(&src->lock);
     dst->count = src->count;
     memcpy(dst->names, src->names, src->count * sizeof src->names[0]);
-    pthread_mutex_unlock(&src->lock);
+    shm_unlock(&src->lock);
 }
 
 void name_table_clear(struct name_table *t)
 {
     shm_lock(&t->lock);
     t->count = 0;
-    pthread_mutex_unlock(&t->lock);
+    shm_unlock(&t->lock);
 }
 
 int event_names_open(struct name_table *t, const char *name, trace_event_id_t *id)
@@ -74,14 +74,14 @@ int event_names_open(struct name_table *t, const char *name, trace_event_id_t *i
             break;                                      /* S0126 */
     if (i == t->count) {
         if (i == NAMED_USER_EVENT_MAX) {
-            pthread_mutex_unlock(&t->lock);
+            shm_unlock(&t->lock);
             *id = POSIX_TRACE_UNNAMED_USEREVENT;        /* S0127 */
             return 0;
         }
         memcpy(t->names[i], name, len + 1);
         t->count++;
     }
-    pthread_mutex_unlock(&t->lock);
+    shm_unlock(&t->lock);
     *id = FIRST_NAMED_USER_EVENT + i;
     return 0;
 }
@@ -108,7 +108,7 @@ int event_names_get(struct name_table *t, trace_event_id_t id, char *buf)
         strcpy(buf, t->names[id - FIRST_NAMED_USER_EVENT]);
         rc = 0;
     }
-    pthread_mutex_unlock(&t->lock);
+    shm_unlock(&t->lock);
     return rc;
 }
 
@@ -138,7 +138,7 @@ unsigned event_names_count(struct name_table *t)
 {
     shm_lock(&t->lock);
     unsigned count = t->count;
-    pthread_mutex_unlock(&t->lock);
+    shm_unlock(&t->lock);
     return count;
 }
 

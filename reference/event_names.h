@@ -10,8 +10,8 @@
 #ifndef POSIXTRACE_EVENT_NAMES_H
 #define POSIXTRACE_EVENT_NAMES_H
 
-#include <pthread.h>
 #include <trace.h>
+#include "shm_lock.h"
 
 #define FIRST_NAMED_USER_EVENT  (POSIX_TRACE_UNNAMED_USEREVENT + 1u)
 #define NAMED_USER_EVENT_MAX    (TRACE_USER_EVENT_MAX - 1)
@@ -20,9 +20,9 @@
  * (process.h), in shared memory: the processes traced into one stream with
  * TRI INHERITED share one (S0128, S0129, S0317), and the controller of a
  * stream reads its traced process's (S0146, S0147).  Its lock is shared and
- * robust (shm.h). */
+ * robust (shm_lock.h). */
 struct name_table {
-    pthread_mutex_t lock;
+    struct shm_mutex lock;
     unsigned        count;
     char            names[NAMED_USER_EVENT_MAX][TRACE_EVENT_NAME_MAX + 1];
 };

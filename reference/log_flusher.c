@@ -63,7 +63,7 @@ static void request_flush(struct stream *s, const struct origin *o)
     }
     ls->request = 1;
     ls->flush_status = POSIX_TRACE_FLUSHING;            /* S0250 */
-    pthread_cond_signal(&s->flush_wake);
+    shm_cond_signal(&s->flush_wake);
 }
 
 static uint64_t flush_mark_of(const struct stream *s)
@@ -80,7 +80,7 @@ static int kick_flusher(struct stream *s)
         return 0;
     s->flush_mark = 0;
     s->flush_kick = 1;
-    pthread_cond_signal(&s->flush_wake);
+    shm_cond_signal(&s->flush_wake);
     return 1;
 }
 
@@ -170,7 +170,7 @@ static void run_flush(struct stream *s, struct log_stream *ls, int final)
         struct rec_buf t = ls->batch;
         ls->batch = ls->pending;
         ls->pending = t;
-        pthread_mutex_unlock(&s->lock);
+        shm_unlock(&s->lock);
         write_batch(ls);
         shm_lock(&s->lock);
         publish(ls, final);
@@ -178,7 +178,7 @@ static void run_flush(struct stream *s, struct log_stream *ls, int final)
 
     struct log_status st;
     snapshot(s, ls, final, &st);
-    pthread_mutex_unlock(&s->lock);
+    shm_unlock(&s->lock);
     log_writer_write_meta(&ls->w, &st);                 /* S0113 at shutdown */
     shm_lock(&s->lock);
     publish(ls, final);
@@ -187,7 +187,7 @@ static void run_flush(struct stream *s, struct log_stream *ls, int final)
     ls->busy = 0;
     if (!ls->request)
         ls->flush_status = POSIX_TRACE_NOT_FLUSHING;    /* S0251 */
-    pthread_cond_broadcast(&s->flush_idle);
+    shm_cond_broadcast(&s->flush_idle);
 }
 
 static void *flusher_main(void *arg)
@@ -211,7 +211,7 @@ static void *flusher_main(void *arg)
         run_flush(s, ls, 1);        /* quit: the last flush (S0112, S0115) */
         break;
     }
-    pthread_mutex_unlock(&s->lock);
+    shm_unlock(&s->lock);
     return NULL;
 }
 
@@ -337,8 +337,8 @@ int log_stream_shutdown(struct stream *s)
 {
     struct log_stream *ls = s->log;
     ls->quit = 1;
-    pthread_cond_signal(&s->flush_wake);
-    pthread_mutex_unlock(&s->lock);
+    shm_cond_signal(&s->flush_wake);
+    shm_unlock(&s->lock);
     pthread_join(ls->thread, NULL);                     /* S0115 */
     shm_lock(&s->lock);
     int rc = ls->final_error;

@@ -7,6 +7,7 @@
  * posix_trace_eventid_open() maps names for the process (S0125, S0128).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ struct proc posixtrace_proc = {
 
 /* The names of a process that could get no block (no shared memory at all):
  * it cannot be traced by another process, its own streams work. */
-static struct name_table private_names = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static struct name_table private_names;       /* a private lock, free */
 
 static uint64_t new_block_id(void)
 {
@@ -209,7 +210,7 @@ static void sync_streams(struct proc *p)
             }
             shm_set_cloexec(fd, 0);     /* kept across exec: S0321 */
         }
-        pthread_mutex_unlock(&p->self->lock);
+        shm_unlock(&p->self->lock);
     }
     atomic_store(&p->seen, e);
     pthread_mutex_unlock(&p->lock);
@@ -299,7 +300,7 @@ int proc_post(struct pb *target, const char *name)
             rc = 0;
             break;
         }
-    pthread_mutex_unlock(&target->lock);
+    shm_unlock(&target->lock);
     if (rc == 0)
         atomic_fetch_add(&target->epoch, 1);
     return rc;

@@ -31,7 +31,7 @@ struct pb {
     _Atomic int      pid;           /* its process; 0 until the child runs */
     int              ns_shared;     /* uses the names of block ns_id (INHERITED) */
     uint64_t         ns_id;
-    pthread_mutex_t  lock;          /* shared, robust: attach[] */
+    struct shm_mutex lock;          /* shared, robust: attach[] */
     _Atomic uint32_t epoch;         /* grows when attach[] gets a stream */
     char             attach[PB_ATTACH_MAX][SHM_NAME_MAX];  /* streams to open */
     struct name_table names;

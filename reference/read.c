@@ -156,7 +156,7 @@ static int read_event(trace_id_t trid, struct posix_trace_event_info *ev, void *
         s->waiters--;
         if (s->state != SLOT_ACTIVE || s->gen != gen) {
             if (s->waiters == 0)
-                pthread_cond_broadcast(&s->flush_idle);    /* shutdown waits */
+                shm_cond_broadcast(&s->flush_idle);    /* shutdown waits */
             rc = EINVAL;                /* shut down while we waited */
             break;
         }

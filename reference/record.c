@@ -16,7 +16,7 @@ static void record_into(struct stream *s, trace_event_id_t id, const void *data,
 {
     shm_lock(&s->lock);
     if (s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)) {
-        pthread_mutex_unlock(&s->lock);     /* filtered out: no effect (S0122) */
+        shm_unlock(&s->lock);     /* filtered out: no effect (S0122) */
         return;
     }
     if (s->run != POSIX_TRACE_RUNNING) {
@@ -25,7 +25,7 @@ static void record_into(struct stream *s, trace_event_id_t id, const void *data,
             s->overrun = POSIX_TRACE_OVERRUN;
             s->lost++;
         }
-        pthread_mutex_unlock(&s->lock);
+        shm_unlock(&s->lock);
         return;
     }
     int truncated = len > s->max_data;
@@ -33,7 +33,7 @@ static void record_into(struct stream *s, trace_event_id_t id, const void *data,
     struct origin o;
     stream_origin(s, &o, prog);
     stream_put(s, id, data, n, truncated, &o);
-    pthread_mutex_unlock(&s->lock);
+    shm_unlock(&s->lock);
 }
 
 void posix_trace_event(trace_event_id_t id, const void *restrict data, size_t len)

@@ -105,25 +105,3 @@ void shm_set_cloexec(int fd, int on)
     if (fl >= 0)
         fcntl(fd, F_SETFD, on ? fl | FD_CLOEXEC : fl & ~FD_CLOEXEC);
 }
-
-void shm_mutex_init(pthread_mutex_t *m, int shared)
-{
-    pthread_mutexattr_t a;
-    pthread_mutexattr_init(&a);
-    if (shared) {
-        pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
-        pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
-    }
-    pthread_mutex_init(m, &a);
-    pthread_mutexattr_destroy(&a);
-}
-
-void shm_cond_init(pthread_cond_t *c, int shared)
-{
-    pthread_condattr_t a;
-    pthread_condattr_init(&a);
-    if (shared)
-        pthread_condattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
-    pthread_cond_init(c, &a);                           /* CLOCK_REALTIME: S0205 */
-    pthread_condattr_destroy(&a);
-}

@@ -12,10 +12,8 @@
 #ifndef POSIXTRACE_SHM_H
 #define POSIXTRACE_SHM_H
 
-#include <errno.h>
-#include <pthread.h>
 #include <stddef.h>
-#include <time.h>
+#include "shm_lock.h"
 
 #define SHM_NAME_MAX 48
 
@@ -37,36 +35,5 @@ void shm_object_retire(void *addr, size_t len);
 
 /* Sets or clears FD_CLOEXEC on fd (nothing for fd -1). */
 void shm_set_cloexec(int fd, int on);
-
-/* Mutexes and condition variables that live in shared objects: shared
- * between processes, and robust, so that a process killed while it holds a
- * lock (a traced process in the middle of recording) does not hang the
- * others.  Every update under these locks leaves the object consistent at
- * each store that matters (a ring's head moves after its record is written),
- * so the next owner only marks the mutex consistent again.
- *
- * Robust shared mutexes cost glibc about 30 ns a lock and unlock, twice a
- * whole recording: an object only one process uses (a stream that traces its
- * controller alone) takes ordinary ones (shared = 0). */
-void shm_mutex_init(pthread_mutex_t *m, int shared);
-void shm_cond_init(pthread_cond_t *c, int shared);
-
-static inline void shm_lock(pthread_mutex_t *m)
-{
-    if (pthread_mutex_lock(m) == EOWNERDEAD)
-        pthread_mutex_consistent(m);
-}
-
-/* pthread_cond_wait / timedwait on a shared mutex (EOWNERDEAD handled). */
-static inline int shm_cond_wait(pthread_cond_t *c, pthread_mutex_t *m,
-                                const struct timespec *abstime)
-{
-    int rc = abstime ? pthread_cond_timedwait(c, m, abstime) : pthread_cond_wait(c, m);
-    if (rc == EOWNERDEAD) {
-        pthread_mutex_consistent(m);
-        rc = 0;
-    }
-    return rc;
-}
 
 #endif

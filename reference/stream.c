@@ -182,13 +182,13 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     }
     if (rc) {
         s->state = SLOT_FREE;
-        pthread_mutex_unlock(&s->lock);
+        shm_unlock(&s->lock);
         slot_free(sl);
         pthread_mutex_unlock(&sl->lock);
         return rc;                                      /* EAGAIN: no room to attach */
     }
     *trid = stream_trid(s);                             /* S0090 */
-    pthread_mutex_unlock(&s->lock);
+    shm_unlock(&s->lock);
     pthread_mutex_unlock(&sl->lock);
     return 0;
 }
@@ -298,11 +298,11 @@ int posix_trace_shutdown(trace_id_t trid)
     s->run = POSIX_TRACE_SUSPENDED;                     /* S0107 */
     s->state = SLOT_FREE;               /* traced processes let go of it */
     stream_update_recording(s);
-    pthread_cond_broadcast(&s->readable);   /* blocked readers: EINVAL */
-    pthread_cond_broadcast(&s->flush_idle);
+    shm_cond_broadcast(&s->readable);   /* blocked readers: EINVAL */
+    shm_cond_broadcast(&s->flush_idle);
     while (s->waiters > 0)              /* they leave before the memory goes */
         shm_cond_wait(&s->flush_idle, &s->lock, NULL);
-    pthread_mutex_unlock(&s->lock);
+    shm_unlock(&s->lock);
     slot_free(sl);                                      /* S0108-S0110 */
     pthread_mutex_unlock(&sl->lock);
     return rc;                          /* the final flush's error (S0120) */

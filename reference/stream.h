@@ -49,8 +49,8 @@ struct sim_origin {
 struct stream {
     uint64_t        magic;          /* STREAM_MAGIC */
     uint64_t        map_len;        /* bytes of the shared object */
-    pthread_mutex_t lock;
-    pthread_cond_t  readable;       /* readers wait here for an event */
+    struct shm_mutex lock;          /* shm_lock.h */
+    struct shm_cond  readable;      /* readers wait here for an event */
     unsigned long   gen;            /* generation: part of the trace id */
     unsigned        slot;           /* index in the controller's table */
     int             state;          /* enum slot_state */
@@ -83,8 +83,8 @@ struct stream {
     struct log_stream *log;         /* its trace log (TRL), NULL: none; an
                                      * address in the controller only */
     _Atomic int     flush_kick;     /* FLUSH: a traced process asks for a flush */
-    pthread_cond_t  flush_wake;     /* its flusher waits here for work */
-    pthread_cond_t  flush_idle;     /* clear waits here for a flush to end */
+    struct shm_cond flush_wake;     /* its flusher waits here for work */
+    struct shm_cond flush_idle;     /* clear waits here for a flush to end */
     int             simorigin;      /* deterministic origins (posixtrace_sim.h) */
     uint32_t        sim_pid;
     /* Threads in the order they first recorded, and processes likewise
@@ -122,7 +122,7 @@ void stream_table_init(void);
 struct stream *stream_acquire(trace_id_t trid);
 /* The same, with the slot kept locked too (*slot): for changing the slot. */
 struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot);
-static inline void stream_release(struct stream *s) { pthread_mutex_unlock(&s->lock); }
+static inline void stream_release(struct stream *s) { shm_unlock(&s->lock); }
 
 static inline trace_id_t stream_trid(const struct stream *s)
 {

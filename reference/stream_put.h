@@ -71,7 +71,7 @@ static inline void stream_write(struct stream *s, trace_event_id_t id, const voi
     }
     r->head += size;
     if (s->waiters)
-        pthread_cond_broadcast(&s->readable);
+        shm_cond_broadcast(&s->readable);
 }
 
 /* Records an event (lock held, stream active): applies the stream-full

@@ -105,7 +105,7 @@ struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot)
     }
     shm_lock(&s->lock);
     if (s->state != SLOT_ACTIVE) {
-        pthread_mutex_unlock(&s->lock);
+        shm_unlock(&s->lock);
         pthread_mutex_unlock(&sl->lock);
         return NULL;
     }

@@ -5,10 +5,12 @@
  * 8 bytes, and a filtered-out or unrecorded event nearly free.
  */
 #include <posixtrace_sim.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <trace.h>
+#include <unistd.h>
 
 #define ROUNDS 5
 
@@ -19,7 +21,7 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static trace_id_t make_stream(int sim, int policy, size_t size)
+static trace_id_t make_stream(int sim, int policy, size_t size, int inherit)
 {
     trace_attr_t a;
     trace_id_t t;
@@ -29,6 +31,7 @@ static trace_id_t make_stream(int sim, int policy, size_t size)
     posix_trace_attr_setstreamfullpolicy(&a, policy);
     if (sim)
         posixtrace_attr_setsimclock(&a, &start, 1);
+    posix_trace_attr_setinherited(&a, inherit);
     if (posix_trace_create(0, &a, &t) != 0) {
         fprintf(stderr, "bench: posix_trace_create failed\n");
         exit(1);
@@ -77,6 +80,17 @@ static double time_read(trace_id_t t, trace_event_id_t id, long n)
     return best;
 }
 
+/* A thread that only waits for its pipe to close: with it the process is
+ * no longer single-threaded, and the locks of private streams take their
+ * atomic path (shm_lock.h). */
+static void *idle_thread(void *arg)
+{
+    char c;
+    while (read(*(int *)arg, &c, 1) > 0)
+        ;
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 2000000;
@@ -85,7 +99,7 @@ int main(int argc, char **argv)
 
     printf("%-52s %8.1f ns\n", "record, no stream in the process", time_record(id, n));
 
-    trace_id_t t = make_stream(1, POSIX_TRACE_LOOP, 1 << 20);
+    trace_id_t t = make_stream(1, POSIX_TRACE_LOOP, 1 << 20, POSIX_TRACE_CLOSE_FOR_CHILD);
     printf("%-52s %8.1f ns\n", "record, stream suspended", time_record(id, n));
     posix_trace_start(t);
     printf("%-52s %8.1f ns\n", "record 8 B, simulated clock, LOOP (wrapping)", time_record(id, n));
@@ -96,15 +110,38 @@ int main(int argc, char **argv)
     printf("%-52s %8.1f ns\n", "record 8 B, filtered out (stream running)", time_record(id, n));
     posix_trace_shutdown(t);
 
-    t = make_stream(0, POSIX_TRACE_LOOP, 1 << 20);
+    /* TRI: children may record into it, so its lock is shared between
+     * processes and must survive one of them dying (shm.h). */
+    t = make_stream(1, POSIX_TRACE_LOOP, 1 << 20, POSIX_TRACE_INHERITED);
+    posix_trace_start(t);
+    printf("%-52s %8.1f ns\n", "record 8 B, simulated clock, stream shared (INHERITED)",
+           time_record(id, n));
+    posix_trace_shutdown(t);
+
+    t = make_stream(0, POSIX_TRACE_LOOP, 1 << 20, POSIX_TRACE_CLOSE_FOR_CHILD);
     posix_trace_start(t);
     printf("%-52s %8.1f ns\n", "record 8 B, CLOCK_REALTIME, LOOP (wrapping)", time_record(id, n));
     posix_trace_shutdown(t);
 
     long fit = (1 << 24) / 48;
-    t = make_stream(1, POSIX_TRACE_UNTIL_FULL, 1 << 24);
+    t = make_stream(1, POSIX_TRACE_UNTIL_FULL, 1 << 24, POSIX_TRACE_CLOSE_FOR_CHILD);
     posix_trace_start(t);
     printf("%-52s %8.1f ns\n", "read 8 B events (trygetnext)", time_read(t, id, fit - 1));
     posix_trace_shutdown(t);
+
+    int idle[2];
+    pthread_t th;
+    if (pipe(idle) != 0 || pthread_create(&th, NULL, idle_thread, &idle[0]) != 0) {
+        fprintf(stderr, "bench: cannot start a second thread\n");
+        return 1;
+    }
+    t = make_stream(1, POSIX_TRACE_LOOP, 1 << 20, POSIX_TRACE_CLOSE_FOR_CHILD);
+    posix_trace_start(t);
+    printf("%-52s %8.1f ns\n", "record 8 B, simulated clock, process of 2 threads",
+           time_record(id, n));
+    posix_trace_shutdown(t);
+    close(idle[1]);
+    pthread_join(th, NULL);
+    close(idle[0]);
     return 0;
 }

@@ -166,9 +166,8 @@ START_TEST(test_many_writers)
 }
 END_TEST
 
-/* A traced process killed while it records (possibly holding the stream's
- * lock) must leave the stream usable: the lock is robust. */
-START_TEST(test_writer_killed)
+/* A running stream of this process that its children inherit (S0317). */
+static trace_id_t start_inherited_stream(void)
 {
     trace_attr_t a;
     trace_id_t trid;
@@ -177,6 +176,14 @@ START_TEST(test_writer_killed)
     ck_assert_int_eq(posix_trace_create(0, &a, &trid), 0);
     posix_trace_attr_destroy(&a);
     ck_assert_int_eq(posix_trace_start(trid), 0);
+    return trid;
+}
+
+/* A traced process killed while it records (possibly holding the stream's
+ * lock) must leave the stream usable: the lock is robust. */
+START_TEST(test_writer_killed)
+{
+    trace_id_t trid = start_inherited_stream();
     for (int round = 0; round < 20; round++) {
         pid_t pid = fork();
         ck_assert_int_ge(pid, 0);
@@ -197,6 +204,42 @@ START_TEST(test_writer_killed)
             ;
         posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "x", 1);
     }
+    ck_assert_int_eq(posix_trace_shutdown(trid), 0);
+}
+END_TEST
+
+/* A traced process killed while it holds the stream's lock, for sure: the
+ * controller takes the lock over once it sees the owner has gone
+ * (shm_lock.h), and the stream keeps working. */
+START_TEST(test_lock_holder_killed)
+{
+    trace_id_t trid = start_inherited_stream();
+    struct stream *s = stream_acquire(trid);
+    ck_assert_ptr_nonnull(s);
+    stream_release(s);
+    int locked[2];
+    ck_assert_int_eq(pipe(locked), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "c", 1);  /* attached */
+        shm_lock(&s->lock);             /* the stream is mapped where it was */
+        if (write(locked[1], "l", 1) == 1)
+            pause();
+        _exit(1);
+    }
+    char c;
+    ck_assert_int_eq(read(locked[0], &c, 1), 1);
+    kill(pid, SIGKILL);
+    ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+    close(locked[0]);
+    close(locked[1]);
+    struct posix_trace_status_info st;
+    ck_assert_int_eq(posix_trace_get_status(trid, &st), 0);
+    posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "p", 1);
+    struct tu_ev ev[4];
+    ck_assert_int_eq(tu_read_all(trid, ev, 4), 3);             /* START, c, p */
+    ck_assert_int_eq(ev[2].info.posix_pid, getpid());
     ck_assert_int_eq(posix_trace_shutdown(trid), 0);
 }
 END_TEST
@@ -342,10 +385,11 @@ Suite *suite_process(void)
     tcase_add_test(tc, test_deterministic_processes);
     tcase_add_test(tc, test_many_writers);
     suite_add_tcase(s, tc);
-    /* Without robust locks this one hangs: let it fail soon. */
+    /* Without robust locks these hang: let them fail soon. */
     TCase *killed = tcase_create("killed");
     tcase_set_timeout(killed, 120);
     tcase_add_test(killed, test_writer_killed);
+    tcase_add_test(killed, test_lock_holder_killed);
     suite_add_tcase(s, killed);
     return s;
 }
