@@ -3,7 +3,8 @@
 
 A rule's result is the worst of its tests' results, FAIL over UNRESOLVED over
 PASS (ARCHITECTURE.md); then UNSUPPORTED, when the rule's option is not
-supported or every test of it needed something unsupported; then UNTESTED,
+supported (and none of its tests ran all the same) or every test of it
+needed something unsupported; then UNTESTED,
 when no test checks it or the catalogue marks it not testable.
 """
 
@@ -39,13 +40,16 @@ def rule_result(rule, tests, test_results, supported):
         reason = "not testable" + (": " + rule.untestable_reason
                                    if rule.untestable_reason else "")
         return "UNTESTED", reason, []
+    codes = [test_results[t.id]["result"] for t in tests]
     missing = [o for o in rule.options() if o in OPTIONS and not supported.get(o, False)]
-    if missing:
+    # A rule of an unsupported option is UNSUPPORTED, unless a test of it ran
+    # all the same: the rules that an implementation advertises the option
+    # correctly (<unistd.h>, sysconf) hold whether it supports it or not.
+    if missing and not any(c in DECISIVE for c in codes):
         return ("UNSUPPORTED", "the implementation does not support option %s"
                 % ", ".join(missing), [])
     if not tests:
         return "UNTESTED", "no test checks this rule yet", []
-    codes = [test_results[t.id]["result"] for t in tests]
     for c in DECISIVE:
         if c in codes:
             n = codes.count(c)
