@@ -18,7 +18,7 @@ LOG_MK          := $(lastword $(MAKEFILE_LIST))
 
 # What reading a log takes besides the slot codec and the trace file.
 LOG_READER_SRCS  = reference/log_reader.c reference/log_records.c reference/event_names.c \
-                   reference/shm.c \
+                   reference/shm.c reference/shm_lock.c \
                    reference/attr.c
 FUZZ_LOG_SRCS    = fuzz/fuzz_log_reader.c $(LOG_READER_SRCS) reference/slot_decode.c \
                    reference/slot_encode.c reference/trace_file.c $(wildcard reference/dump_*.c)
