@@ -1,9 +1,12 @@
 /* shm.c -- shared memory objects (shm.h). */
 #define _DEFAULT_SOURCE                 /* MAP_ANONYMOUS */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -29,6 +32,33 @@ static int size_allowed(size_t len)
            (rlim_t)len <= rl.rlim_cur;
 }
 
+/* A named object waits for the process it was created for to open it (and
+ * unlink it).  If its creator and that process both die first, nothing
+ * unlinks it: before it names an object of its own, the library removes
+ * those of creators that have gone.  A creator still running, or a pid
+ * reused since, keeps its names.  Linux keeps the names in /dev/shm. */
+void shm_sweep_orphans(void)
+{
+    DIR *d = opendir("/dev/shm");
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        long pid;
+        unsigned n;
+        char name[SHM_NAME_MAX + 1];
+        if (strncmp(e->d_name, "posixtrace.", 11) != 0 ||
+            sscanf(e->d_name, "posixtrace.%ld.%u.", &pid, &n) != 2 || pid <= 0 ||
+            strlen(e->d_name) >= SHM_NAME_MAX)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        snprintf(name, sizeof name, "/%s", e->d_name);
+        shm_unlink(name);
+    }
+    closedir(d);
+}
+
 void *shm_object_create(size_t len, char *name, int *fd)
 {
     static _Atomic unsigned counter;    /* only makes names differ */
@@ -40,6 +70,8 @@ void *shm_object_create(size_t len, char *name, int *fd)
         errno = ENOMEM;
         return NULL;
     }
+    if (name != NULL)
+        shm_sweep_orphans();
     for (int tries = 0; f < 0 && tries < 64; tries++) {
         struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);

@@ -26,6 +26,10 @@
  * errno set (ENOMEM, ENOSPC, EMFILE, ...). */
 void *shm_object_create(size_t len, char *name, int *fd);
 
+/* Unlinks the named objects whose creator has ended (called by
+ * shm_object_create before it names one). */
+void shm_sweep_orphans(void);
+
 /* Maps the whole object open on fd (its size from fstat) read-write; *len
  * is its size.  NULL on failure or if it is smaller than min. */
 void *shm_object_map(int fd, size_t min, size_t *len);

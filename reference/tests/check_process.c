@@ -10,11 +10,14 @@
  * its thread, or its loss is accounted for by OVERFLOW and the stream's
  * count of lost events.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <posixtrace_sim.h>
@@ -278,6 +281,63 @@ START_TEST(test_trace_child_by_pid)
 }
 END_TEST
 
+/* The name of a shared object as the library makes them, for creator pid;
+ * creates it.  0, or -1 if the system has no named shared memory. */
+static int make_named_object(char *name, size_t size, pid_t pid)
+{
+    snprintf(name, size, "/posixtrace.%ld.999999.0", (long)pid);
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+static int name_exists(const char *name)
+{
+    int fd = shm_open(name, O_RDWR, 0);
+    if (fd >= 0)
+        close(fd);
+    return fd >= 0;
+}
+
+/* A stream created for another process keeps its object's name until that
+ * process opens it.  If both processes die first, the next stream created
+ * for a pid removes the name; a name whose creator runs stays. */
+START_TEST(test_orphan_names_removed)
+{
+    pid_t gone = fork();
+    ck_assert_int_ge(gone, 0);
+    if (gone == 0)
+        _exit(0);
+    ck_assert_int_eq(waitpid(gone, NULL, 0), gone);
+    char orphan[64], mine[64];
+    if (make_named_object(orphan, sizeof orphan, gone) != 0)
+        return;                                 /* no /dev/shm: nothing to leak */
+    ck_assert_int_eq(make_named_object(mine, sizeof mine, getpid()), 0);
+    int go[2];
+    ck_assert_int_eq(pipe(go), 0);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        char c;
+        close(go[1]);
+        while (read(go[0], &c, 1) > 0)
+            ;
+        _exit(0);
+    }
+    close(go[0]);
+    trace_id_t trid;
+    ck_assert_int_eq(posix_trace_create(child, NULL, &trid), 0);
+    ck_assert(!name_exists(orphan));
+    ck_assert(name_exists(mine));
+    shm_unlink(mine);
+    close(go[1]);
+    ck_assert_int_eq(waitpid(child, NULL, 0), child);
+    ck_assert_int_eq(posix_trace_shutdown(trid), 0);
+}
+END_TEST
+
 /* ---- determinism across processes ---------------------------------------------- */
 
 /* The scenario: who records, in this order ('P' the controller, 'A' and 'B'
@@ -382,6 +442,7 @@ Suite *suite_process(void)
     TCase *tc = tcase_create("process");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_trace_child_by_pid);
+    tcase_add_test(tc, test_orphan_names_removed);
     tcase_add_test(tc, test_deterministic_processes);
     tcase_add_test(tc, test_many_writers);
     suite_add_tcase(s, tc);
