@@ -138,9 +138,11 @@ int shm_cond_wait(struct shm_cond *c, struct shm_mutex *m, const struct timespec
     shm_unlock(m);
     int rc = 0;
     /* FUTEX_WAIT_BITSET takes an absolute time; with FUTEX_CLOCK_REALTIME
-     * on the clock posix_trace_timedgetnext_event is given (S0205). */
+     * on the clock posix_trace_timedgetnext_event is given (S0205).  A time
+     * before the Epoch (EINVAL to the kernel) has passed too. */
     if (futex(&c->seq, FUTEX_WAIT_BITSET | (abstime ? FUTEX_CLOCK_REALTIME : 0), seq,
-              abstime, (int)c->shared) != 0 && errno == ETIMEDOUT)
+              abstime, (int)c->shared) != 0 &&
+        (errno == ETIMEDOUT || (errno == EINVAL && abstime != NULL)))
         rc = ETIMEDOUT;
     atomic_fetch_sub(&c->waiters, 1);
     shm_lock(m);

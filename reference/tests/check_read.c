@@ -226,9 +226,12 @@ START_TEST(test_timed_past_abstime)
     size_t len;
     int unav;
     struct timespec zero = { 0, 0 }, past = tu_ts(tu_ns(tu_now()) - 1000000000LL);
+    struct timespec before_epoch = { -1, 0 };       /* valid, and passed */
     struct timespec t0 = tu_now();
     ck_assert_int_eq(posix_trace_timedgetnext_event(trid, &info, buf, sizeof buf, &len, &unav, &zero), ETIMEDOUT);
     ck_assert_int_eq(posix_trace_timedgetnext_event(trid, &info, buf, sizeof buf, &len, &unav, &past), ETIMEDOUT);
+    ck_assert_int_eq(posix_trace_timedgetnext_event(trid, &info, buf, sizeof buf, &len, &unav,
+                                                    &before_epoch), ETIMEDOUT);
     ck_assert_msg(tu_ns(tu_now()) - tu_ns(t0) < 1000000000LL, "past abstime waited");
     tu_shutdown(trid);
 }
