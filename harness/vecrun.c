@@ -15,6 +15,8 @@
  *                                     the run gave
  * Options: --timeout SECONDS (default 30; 0: none), --options TRC,TEF,...
  * (the options the implementation provides; default: from <trace.h>).
+ * Not for people: "vecrun --serve NAME IN OUT --file PATH" is what a process
+ * of a vector runs after "exec NAME" (vec_steps_process.c).
  *
  * Exit statuses: 0 PASS, 1 FAIL, 2 UNRESOLVED, 3 UNSUPPORTED, 4 UNTESTED;
  * 2 also for a usage error.
