@@ -134,8 +134,9 @@ static int vreport(struct vm *vm, enum vec_result r, int with_rules, const char 
     size_t used = 0;
     vsnprintf(detail, sizeof detail, fmt, ap);
     step_text(vm, vm->step, text, sizeof text);
-    append(vm->msg, sizeof vm->msg, &used, "%s:%d: '%s': %s", vm->v->path, vm->step->line,
-           text, detail);
+    append(vm->msg, sizeof vm->msg, &used, "%s:%d: '%s': %s%s%s", vm->v->path, vm->step->line,
+           text, vm->proc[0] ? "in " : "", vm->proc, vm->proc[0] ? ": " : "");
+    append(vm->msg, sizeof vm->msg, &used, "%s", detail);
     if (vm->rep_depth > 0 && !vm->dry)
         append(vm->msg, sizeof vm->msg, &used, " (in repeat, $i = %lld)",
                vm->rep_i[vm->rep_depth - 1]);
@@ -478,10 +479,27 @@ static int is_capture(const struct tok *k)
     return k->kind == TK_WORD && k->text[0] == '$' && valid_name(k->text + 1);
 }
 
+/* Where the verb that does the work is, past the prefixes "repeat N",
+ * "when A OP B", "in C" (and "bg R" with bg). */
+static size_t inner_verb(const struct step *s, int bg)
+{
+    size_t i = 0;
+    for (;;) {
+        if (i + 2 < s->nt && (vm_is_w(&s->t[i], "repeat") || vm_is_w(&s->t[i], "in") ||
+                              (bg && vm_is_w(&s->t[i], "bg"))))
+            i += 2;
+        else if (i + 4 < s->nt && vm_is_w(&s->t[i], "when"))
+            i += 4;
+        else
+            return i;
+    }
+}
+
 /* Does the step's expectation assert anything (more than captures)? */
 int vm_step_checking(const struct step *s)
 {
-    if (s->nt && vm_is_w(&s->t[0], "check"))
+    size_t v = inner_verb(s, 0);
+    if (v < s->nt && vm_is_w(&s->t[v], "check"))
         return 1;
     if (!s->arrow)
         return 0;
@@ -494,19 +512,11 @@ int vm_step_checking(const struct step *s)
 /* Steps that are exact by nature: simulation control. */
 static int step_implicitly_exact(const struct step *s)
 {
-    size_t i = 0;
-    for (;;) {
-        if (i + 2 < s->nt && (vm_is_w(&s->t[i], "repeat") || vm_is_w(&s->t[i], "bg")))
-            i += 2;
-        else if (i + 4 < s->nt && vm_is_w(&s->t[i], "when"))
-            i += 4;
-        else
-            break;
-    }
+    size_t i = inner_verb(s, 1);
     if (i < s->nt && vm_is_w(&s->t[i], "sim"))
         return 1;
     return i + 3 < s->nt && vm_is_w(&s->t[i], "attr") && vm_is_w(&s->t[i + 2], "set") &&
-           vm_is_w(&s->t[i + 3], "simclock");
+           (vm_is_w(&s->t[i + 3], "simclock") || vm_is_w(&s->t[i + 3], "simorigin"));
 }
 
 void vm_use_fn(struct vm *vm, const char *fn)
@@ -722,6 +732,39 @@ int vm_annot_word(struct vm *vm, const char *key, const char *got,
     if (vm->dry || !vm->exact)
         return 0;
     return annot_result(vm, a, got, !placeholder(a) && strcmp(a->val.text, got) == 0);
+}
+
+/* @pid: a number (with simulated origins, the pid the stream gave), or
+ * self, 0, or the name of a process of "fork" (vm_pid_word).  A number is
+ * compared as a number and a name by its process's pid, so that a simulated
+ * pid that happens to be a real one still matches. */
+int vm_annot_pid(struct vm *vm, pid_t got)
+{
+    struct annot *a = annot_find(vm, "pid");
+    if (a == NULL)
+        return 0;
+    pid_t want = 0;
+    int known = 0;
+    if (!placeholder(a)) {
+        const char *p = a->val.text;
+        if (a->val.kind != TK_WORD)
+            return vm_bad(vm, "@pid takes a number, self or a process, not a string");
+        if (isdigit((unsigned char)p[0])) {
+            long long v;
+            if (vm_eval(vm, p, &v))
+                return -1;
+            if (!vm->dry && (v < 0 || v > INT_MAX))
+                return vm_bad(vm, "@pid %lld is not a pid", v);
+            want = (pid_t)v;
+        } else if (vm_pid_word(vm, p, &want)) {
+            return -1;
+        }
+        known = 1;
+    }
+    if (vm->dry || !vm->exact)
+        return 0;
+    char text[64];
+    return annot_result(vm, a, vm_pid_text(vm, got, text, sizeof text), known && want == got);
 }
 
 /* A string as the vector language writes it. */
@@ -1125,6 +1168,7 @@ void vec_set_label(const char *label)
 static void on_alarm(int sig)
 {
     (void)sig;
+    vm_children_kill();             /* a child may be the one that hangs */
     ssize_t w = write(STDOUT_FILENO, alarm_text, strlen(alarm_text));
     (void)w;
     _exit(VEC_UNRESOLVED);
@@ -1144,7 +1188,7 @@ static void set_alarm_text(struct vm *vm, const struct step *s)
                  vm->v->path, s->line, text);
 }
 
-static struct vm *vm_new(struct vector *v, int dry, const struct vec_opts *o, struct vec_info *in)
+struct vm *vm_new(struct vector *v, int dry, const struct vec_opts *o, struct vec_info *in)
 {
     struct vm *vm = vec_xmalloc(sizeof *vm);
     memset(vm, 0, sizeof *vm);
@@ -1158,9 +1202,56 @@ static struct vm *vm_new(struct vector *v, int dry, const struct vec_opts *o, st
     return vm;
 }
 
-/* Shuts down what the vector left running, joins its threads, frees. */
-static void vm_free(struct vm *vm)
+/* A copy of the dry interpreter, for a child of "fork" (the real run has
+ * fork itself make the copy).  The copy owns its strings and buffers; the
+ * children of vm stay vm's: the copy knows only their names. */
+struct vm *vm_clone(const struct vm *vm)
 {
+    struct vm *c = vec_xmalloc(sizeof *c);
+    memcpy(c, vm, sizeof *c);
+    for (size_t i = 0; i < c->nstrs; i++)
+        c->strs[i].v = vec_xstrndup(vm->strs[i].v, strlen(vm->strs[i].v));
+    for (size_t i = 0; i < c->nbgs; i++) {
+        c->bgs[i].req.buf = NULL;
+        c->bgs[i].data.p = NULL;
+        if (vm->bgs[i].data.p) {
+            c->bgs[i].data.p = vec_xmalloc(vm->bgs[i].data.n);
+            memcpy(c->bgs[i].data.p, vm->bgs[i].data.p, vm->bgs[i].data.n);
+        }
+    }
+    c->pool = NULL;
+    c->npool = c->cappool = 0;
+    if (vm->npool) {
+        c->pool = vec_xmalloc(vm->npool * sizeof *c->pool);
+        memcpy(c->pool, vm->pool, vm->npool * sizeof *c->pool);
+        c->npool = c->cappool = vm->npool;
+    }
+    for (size_t i = 0; i < c->nchildren; i++) {
+        c->children[i].dry = NULL;
+        c->children[i].alive = 0;
+        c->children[i].to = c->children[i].from = -1;
+    }
+    return c;
+}
+
+/* Runs the step s from its token tok on (the tokens before it are the
+ * prefix "in C" the vector's own process has dealt with). */
+int vm_run_from(struct vm *vm, struct step *s, size_t tok)
+{
+    vm->step = s;
+    vm->checking = vm_step_checking(s);
+    struct cur c = { s, tok };
+    return vm_run_verb(vm, &c);
+}
+
+/* Shuts down what the vector left running, joins its threads, ends its
+ * processes, frees. */
+void vm_free(struct vm *vm)
+{
+    vm_children_end(vm);
+    for (size_t i = 0; i < vm->nchildren; i++)
+        if (vm->children[i].dry)
+            vm_free(vm->children[i].dry);
     if (!vm->dry) {
         for (size_t i = 0; i < vm->ntraces; i++)
             if (vm->traces[i].live)
@@ -1276,11 +1367,17 @@ int vec_check(struct vector *v, struct vec_info *info, char *msg, size_t size)
     memset(info, 0, sizeof *info);
     struct vm *vm = vm_new(v, 1, NULL, info);
     int rc = exec_steps(vm, 0, v->nsteps);
-    for (size_t i = 0; i < vm->nbgs && rc == 0; i++)
-        if (!vm->bgs[i].joined) {
-            vm->step = vm->bgs[i].step;
-            rc = vm_bad(vm, "background read %s is never joined", vm->bgs[i].name);
-        }
+    for (size_t k = 0; k <= vm->nchildren && rc == 0; k++) {
+        /* The vector's own process, then each child's copy. */
+        struct vm *p = k == 0 ? vm : vm->children[k - 1].dry;
+        for (size_t i = 0; p && i < p->nbgs && rc == 0; i++)
+            if (!p->bgs[i].joined) {
+                p->step = p->bgs[i].step;
+                rc = vm_bad(p, "background read %s is never joined", p->bgs[i].name);
+                if (p != vm)
+                    snprintf(vm->msg, sizeof vm->msg, "%s", p->msg);
+            }
+    }
     if (rc == 0 && info->portable_checks + info->exact_checks == 0)
         rc = -1, snprintf(vm->msg, sizeof vm->msg, "%s: the vector checks nothing (no '->', "
                           "check or @)", v->path);
@@ -1313,6 +1410,7 @@ enum vec_result vec_run(struct vector *v, const struct vec_opts *o, char *msg, s
     sigaction(SIGALRM, &sa, NULL);
     limit_missing = 0;
     exec_steps(vm, 0, v->nsteps);
+    vm_children_end(vm);            /* may find a child that did not end well */
     enum vec_result r = vm->result;
     if (r == VEC_PASS)
         snprintf(vm->msg, sizeof vm->msg, "%zu steps, %d portable and %d exact checks%s",

@@ -46,6 +46,19 @@ char *vec_blessed_text(const struct vector *v, char *msg, size_t size);
 /* --run-all: a timeout message starts with this test id, not "RESULT". */
 void vec_set_label(const char *label);
 
+/* The process steps (vec_steps_process.c).  exec C executes this program
+ * again: its path, from argv[0] (resolved at once: a later chdir does not
+ * matter). */
+void vec_set_self(const char *argv0);
+
+/* The new image of process name after exec C ("vecrun --serve NAME IN OUT
+ * --file PATH [--timeout S] [--bless]"): reads the vector at path again and
+ * runs the steps the vector's process sends on fd in, answering on fd out,
+ * with a fresh interpreter.  Never returns. */
+__attribute__((noreturn))
+void vec_serve(const char *name, int in, int out, const char *path, unsigned timeout,
+               int bless);
+
 /* Is this build checking exact expectations (built with VECRUN_EXACT)? */
 int vec_exact_build(void);
 

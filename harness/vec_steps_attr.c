@@ -14,7 +14,7 @@
 
 /* ---- attr ---------------------------------------------------------------- */
 
-enum ftype { F_STR, F_SIZE, F_SIZE_ARG, F_INT, F_TS, F_SIM };
+enum ftype { F_STR, F_SIZE, F_SIZE_ARG, F_INT, F_TS, F_SIM, F_SIMORIGIN };
 
 struct field {
     const char    *name;
@@ -42,6 +42,7 @@ static const struct field fields[] = {
     { "inherited", F_INT, G_INHERIT, "posix_trace_attr_setinherited",
       "posix_trace_attr_getinherited" },
     { "simclock", F_SIM, G_NONE, NULL, NULL },
+    { "simorigin", F_SIMORIGIN, G_NONE, NULL, NULL },
 };
 
 static const struct field *find_field(const char *name)
@@ -75,6 +76,22 @@ static int attr_set(struct vm *vm, struct cur *c, trace_attr_t *a, const struct 
         rc = posixtrace_attr_setsimclock(a, &ts, (long)step);
 #endif
         return vm_expect_rc(vm, "posixtrace_attr_setsimclock", rc);
+    }
+    if (f->type == F_SIMORIGIN) {
+        /* attr A set simorigin PID (the reference only): the processes that
+         * record into the stream get PID, PID+1, ... in the order they first
+         * record, and their threads 1, 2, ... */
+        long long pid;
+        if (vm_need_expr(vm, c, "the first simulated pid", &pid) || vm_no_more(vm, c))
+            return -1;
+        if (!vm->dry && (pid < 0 || pid > INT_MAX))
+            return vm_bad(vm, "simorigin %lld is not a pid", pid);
+        if (vm->dry || !vm->exact)
+            return vm->dry ? vm_expect_rc(vm, "posixtrace_attr_setsimorigin", 0) : 0;
+#ifdef VECRUN_EXACT
+        rc = posixtrace_attr_setsimorigin(a, (pid_t)pid);
+#endif
+        return vm_expect_rc(vm, "posixtrace_attr_setsimorigin", rc);
     }
     if (f->setter == NULL)
         return vm_bad(vm, "%s is read-only", f->name);
@@ -241,6 +258,6 @@ int verb_attr(struct vm *vm, struct cur *c)
     if (f == NULL)
         return vm_bad(vm, "unknown attribute '%s' (name, genversion, clockres, createtime, "
                    "streamsize, maxdatasize, logsize, maxsystemeventsize, maxusereventsize, "
-                   "policy, logpolicy, inherited, simclock)", fk->text);
+                   "policy, logpolicy, inherited, simclock, simorigin)", fk->text);
     return vm_is_w(op, "set") ? attr_set(vm, c, a, f) : attr_get(vm, c, a, f);
 }

@@ -1,9 +1,10 @@
 /*
  * vec_steps_control.c -- steps that steer the vector itself (repeat, when,
- * check, let, now, sleep) and the table of verbs.
+ * check, let, now, sleep, unsupported) and the table of verbs.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "vec_vm.h"
@@ -118,6 +119,24 @@ static int verb_sleep(struct vm *vm, struct cur *c)
     return 0;
 }
 
+/* unsupported "why": the vector ends UNSUPPORTED (after "when", where the
+ * implementation made an allowed choice that leaves nothing to check). */
+static int verb_unsupported(struct vm *vm, struct cur *c)
+{
+    struct tok *k = vm_need(vm, c, "the reason, a string");
+    if (k == NULL || vm_no_more(vm, c))
+        return -1;
+    if (k->kind != TK_STRING || vm->step->arrow || vm->step->na)
+        return vm_bad(vm, "unsupported takes a string and nothing else");
+    char *why = vm_cstring(vm, k);
+    if (why == NULL)
+        return -1;
+    if (!vm->dry)
+        vm_give(vm, VEC_UNSUPPORTED, "%s", why);
+    free(why);
+    return vm->result == VEC_PASS ? 0 : -1;
+}
+
 static const struct verb {
     const char *name;
     int (*fn)(struct vm *, struct cur *);
@@ -137,7 +156,9 @@ static const struct verb {
     { "sim", verb_sim },                 { "repeat", verb_repeat },
     { "when", verb_when },                 { "check", verb_check },
     { "let", verb_let },                   { "now", verb_now },
-    { "sleep", verb_sleep },
+    { "sleep", verb_sleep },               { "fork", verb_fork },
+    { "in", verb_in },                     { "exec", verb_exec },
+    { "exit", verb_exit },                 { "unsupported", verb_unsupported },
 };
 
 int vm_run_verb(struct vm *vm, struct cur *c)

@@ -219,10 +219,10 @@ static int event_clauses(struct vm *vm, struct read_req *r, size_t i)
             if (!vm->dry && ev->posix_truncation_status != want)
                 return vm_fail(vm, "expected trunc %s, got %s", arg->text, got);
         } else if (strcmp(k->text, "pid") == 0) {
-            int self = strcmp(arg->text, "self") == 0;
-            if (!self && strcmp(arg->text, "0") != 0)
-                return vm_bad(vm, "pid takes self or 0");
-            pid_t want = self ? getpid() : 0;
+            /* pid self | 0 | C (a process of "fork C") */
+            pid_t want;
+            if (vm_pid_word(vm, arg->text, &want))
+                return -1;
             if (!vm->dry && ev->posix_pid != want)
                 return vm_fail(vm, "expected posix_pid %ld (%s), got %ld", (long)want, arg->text,
                             (long)ev->posix_pid);
@@ -272,14 +272,8 @@ static int event_clauses(struct vm *vm, struct read_req *r, size_t i)
         }
     }
     /* Exact annotations. */
-    static const char *const pid_words[] = { "0", "self", NULL };
     static const char *const thread_words[] = { "0", "self", "other", NULL };
     static const char *const prog_words[] = { "null", "nonnull", NULL };
-    char pidtext[32];
-    if (ev->posix_pid == getpid() && ev->posix_pid != 0)
-        snprintf(pidtext, sizeof pidtext, "self");
-    else
-        snprintf(pidtext, sizeof pidtext, "%ld", (long)ev->posix_pid);
     const char *thr = zero_thread(ev->posix_thread_id) ? "0"
                     : self_thread(vm, ev->posix_thread_id) ? "self" : "other";
     long long cpu = 0;
@@ -290,7 +284,7 @@ static int event_clauses(struct vm *vm, struct read_req *r, size_t i)
         vm_annot_int(vm, "cpu", cpu, 0, G_NONE) ||
         vm_annot_int(vm, "trunc", ev->posix_truncation_status, 0, G_TRUNC) ||
         vm_annot_int(vm, "len", (long long)r->data_len, 0, G_NONE) ||
-        vm_annot_word(vm, "pid", pidtext, pid_words, 1) ||
+        vm_annot_pid(vm, ev->posix_pid) ||
         vm_annot_word(vm, "thread", thr, thread_words, 0) ||
         vm_annot_word(vm, "prog", ev->posix_prog_address ? "nonnull" : "null", prog_words, 0))
         return -1;

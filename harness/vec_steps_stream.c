@@ -3,6 +3,7 @@
  * start, stop, clear, shutdown, getattr, status, open, event, fill.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ static int attr_arg(struct vm *vm, struct cur *c, trace_attr_t **a)
     return 0;
 }
 
-/* create T ATTR|null [pid 0|self|gone|N] */
+/* create T ATTR|null [pid 0|self|gone|N|C] (C: a process of "fork C") */
 int verb_create(struct vm *vm, struct cur *c)
 {
     vm_use_fn(vm, "posix_trace_create");
@@ -73,14 +74,15 @@ int verb_create(struct vm *vm, struct cur *c)
     pid_t pid = 0;
     if (vm_is_w(vm_peek(c), "pid")) {
         c->i++;
-        struct tok *p = vm_need_word(vm, c, "a pid (0, self, gone or a number)");
+        struct tok *p = vm_need_word(vm, c, "a pid (0, self, gone, a number or a process)");
         if (p == NULL)
             return -1;
-        if (strcmp(p->text, "self") == 0) {
-            pid = getpid();
-        } else if (strcmp(p->text, "gone") == 0) {
+        if (strcmp(p->text, "gone") == 0) {
             if (!vm->dry && (pid = gone_pid()) < 0)
                 return vm_fail(vm, "fork: %s", strerror(errno));
+        } else if (islower((unsigned char)p->text[0])) {
+            if (vm_pid_word(vm, p->text, &pid))        /* self, or a process */
+                return -1;
         } else {
             long long v;
             if (vm_eval(vm, p->text, &v))

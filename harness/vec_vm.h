@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <trace.h>
 #include "vec_exec.h"
 #include "vec_lex.h"
@@ -17,6 +18,7 @@
 #define NAME_LEN        32          /* object names: 31 characters at most */
 #define MAX_OBJS        64          /* attrs, traces, events, variables each */
 #define MAX_BG          8
+#define MAX_CHILDREN    8           /* processes of "fork" */
 #define MAX_POOL        4096        /* streams of createmany */
 #define MAX_REPEAT      10000000LL
 #define MAX_REPEAT_NEST 4
@@ -89,6 +91,17 @@ struct bg_obj {
     int              started, joined;
 };
 
+/* A process of "fork C" (vec_steps_process.c).  The real run talks to it
+ * through two pipes; the dry pass gives it a dry copy of the interpreter, so
+ * that the steps run "in C" are checked against what C knows. */
+struct child_obj {
+    char       name[NAME_LEN];
+    pid_t      pid;                 /* its pid; kept once it has ended (pid C) */
+    int        to, from;            /* request and reply pipes, -1 if closed */
+    int        alive;               /* forked and not yet ended by the vector */
+    struct vm *dry;                 /* the dry pass: its copy of the interpreter */
+};
+
 struct vm {
     struct vector   *v;
     int              dry, exact, bless;
@@ -114,6 +127,9 @@ struct vm {
     long long        rep_i[MAX_REPEAT_NEST];
     int              rep_depth;
     pthread_t        main_thread;
+    struct child_obj children[MAX_CHILDREN];
+    size_t           nchildren;
+    char             proc[NAME_LEN];    /* in a child: its name ("" in the vector's own) */
 };
 
 struct cur {
@@ -129,7 +145,12 @@ struct valspec {
 };
 
 /* vec_exec.c: messages, objects, tokens, expectations, annotations */
+struct vm *vm_new(struct vector *v, int dry, const struct vec_opts *o, struct vec_info *in);
+void vm_free(struct vm *vm);
+struct vm *vm_clone(const struct vm *vm);
+int vm_run_from(struct vm *vm, struct step *s, size_t tok);
 int vm_annot_int(struct vm *vm, const char *key, long long got, int is_ts, enum vec_group g);
+int vm_annot_pid(struct vm *vm, pid_t got);
 int vm_annot_word(struct vm *vm, const char *key, const char *got,
                   const char *const *words, int numbers);
 __attribute__((format(printf, 2, 3)))
@@ -213,6 +234,17 @@ int verb_sim(struct vm *vm, struct cur *c);
 int verb_typelist(struct vm *vm, struct cur *c);
 int verb_typenext(struct vm *vm, struct cur *c);
 int verb_typerewind(struct vm *vm, struct cur *c);
+
+/* vec_steps_process.c: fork, in, exec, exit; the processes' pids */
+int verb_exec(struct vm *vm, struct cur *c);
+int verb_exit(struct vm *vm, struct cur *c);
+int verb_fork(struct vm *vm, struct cur *c);
+int verb_in(struct vm *vm, struct cur *c);
+struct child_obj *vm_find_child(struct vm *vm, const char *name);
+int vm_pid_word(struct vm *vm, const char *word, pid_t *pid);
+const char *vm_pid_text(struct vm *vm, pid_t pid, char *buf, size_t size);
+void vm_children_end(struct vm *vm);
+void vm_children_kill(void);
 
 /* vec_steps_control.c: repeat, when, check, let, now, sleep; the verbs */
 int vm_run_verb(struct vm *vm, struct cur *c);

@@ -15,6 +15,8 @@
  *                                     the run gave
  * Options: --timeout SECONDS (default 30; 0: none), --options TRC,TEF,...
  * (the options the implementation provides; default: from <trace.h>).
+ * Not for people: "vecrun --serve NAME IN OUT --file PATH" is what a process
+ * of a vector runs after "exec NAME" (vec_steps_process.c).
  *
  * Exit statuses: 0 PASS, 1 FAIL, 2 UNRESOLVED, 3 UNSUPPORTED, 4 UNTESTED;
  * 2 also for a usage error.
@@ -363,11 +365,51 @@ static char *default_dir(const char *argv0)
     return dir;
 }
 
+/* A descriptor number of --serve; -1 if it is none. */
+static int fd_arg(const char *s)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    return *s && *end == '\0' && v >= 0 && v < 65536 ? (int)v : -1;
+}
+
+/* vecrun --serve NAME IN OUT --file PATH [--timeout S] [--bless]: not for
+ * people; what a process of a vector runs after "exec NAME" (vec_serve). */
+static int serve_main(int argc, char **argv)
+{
+    const char *path = NULL;
+    unsigned long t = 0;
+    int bless = 0;
+    if (argc < 5)
+        return usage();
+    int in = fd_arg(argv[3]), out = fd_arg(argv[4]);
+    for (int i = 5; i < argc; i++) {
+        if (strcmp(argv[i], "--file") == 0 && i + 1 < argc) {
+            path = argv[++i];
+        } else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
+            char *end;
+            t = strtoul(argv[++i], &end, 10);
+            if (*end || t > 86400 + 2)
+                return usage();
+        } else if (strcmp(argv[i], "--bless") == 0) {
+            bless = 1;
+        } else {
+            return usage();
+        }
+    }
+    if (in < 0 || out < 0 || path == NULL)
+        return usage();
+    vec_serve(argv[2], in, out, path, (unsigned)t, bless);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = NULL, *cmd = NULL, *arg = NULL;
     struct vec_opts o = { supported_options(), 0 };
     int i;
+    vec_set_self(argv[0]);
+    if (argc > 1 && strcmp(argv[1], "--serve") == 0)
+        return serve_main(argc, argv);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--dir") == 0 && i + 1 < argc) {

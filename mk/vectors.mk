@@ -4,6 +4,7 @@
 #     make check-vectors            run every vector (each in a process of its
 #                                   own); fails on any FAIL or UNRESOLVED
 #     make check-vectors-valgrind   the same under valgrind, one vector at a time
+#                                   (processes of "fork" and "exec" included)
 #     make bless [WRITE=1]          regenerate the exact expectations from the
 #                                   reference: shows the diffs, WRITE=1 writes
 # The exact expectations are checked only against the reference (IMPL =
@@ -36,7 +37,7 @@ endif
 	@fails=0; n=0; \
 	 for id in $$($(VECRUN) --dir $(VECTORS_DIR) --list | cut -f1); do \
 	   n=$$((n + 1)); \
-	   out=$$($(VALGRIND) -q --error-exitcode=97 --leak-check=full \
+	   out=$$($(VALGRIND) -q --error-exitcode=97 --leak-check=full --trace-children=yes \
 	          --errors-for-leak-kinds=definite,indirect \
 	          $(VECRUN) --timeout 120 --dir $(VECTORS_DIR) --run $$id 2>&1); st=$$?; \
 	   case $$st in 0|3|4) ;; *) fails=$$((fails + 1)); \

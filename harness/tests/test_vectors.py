@@ -192,6 +192,8 @@ def test_failed_setup_is_unresolved(vecrun, tmp_path):
     assert "setup.vec:7:" in msg and "setup failed" in msg and "EINVAL" in msg, msg
 
 
+HDR = "# t\nrules: x.y\noptions: TRC\n"
+
 MALFORMED = {
     "no-title": ("rules: create.suspended\noptions: TRC\ncreate t null -> 0\n", 1),
     "no-rules": ("# t\noptions: TRC\ncreate t null -> 0\n", 3),
@@ -212,6 +214,27 @@ MALFORMED = {
     "huge-number": ("# t\nrules: x.y\noptions: TRC\nrepeat 99999999999999999999999 "
                     "create t null\ncheck 1 == 1\n", 4),
     "header-after-steps": ("# t\nrules: x.y\noptions: TRC\ncreate t null -> 0\nrules: a.b\n", 5),
+    # process steps: checked by the dry pass against what each process knows
+    "in-unknown-process": (HDR + "fork c\nin d check 1 == 1\n", 5),
+    "in-nested": (HDR + "fork c\nfork d\nin c in d check 1 == 1\n", 6),
+    "in-missing-step": (HDR + "fork c\nin c\ncheck 1 == 1\n", 5),
+    "in-bad-step": (HDR + "fork c\nin c frobnicate\n", 5),
+    "in-fork": (HDR + "fork c\nin c fork d\ncheck 1 == 1\n", 5),
+    "in-exit": (HDR + "fork c\nin c exit c\ncheck 1 == 1\n", 5),
+    "in-ended": (HDR + "fork c\nexit c\nin c check 1 == 1\n", 6),
+    "in-before-fork": (HDR + "in c check 1 == 1\nfork c\n", 4),
+    "fork-twice": (HDR + "fork c\nfork c\ncheck 1 == 1\n", 5),
+    "fork-bad-name": (HDR + "fork C\ncheck 1 == 1\n", 4),
+    "fork-expectation": (HDR + "fork c -> 0\n", 4),
+    "child-var-in-parent": (HDR + "fork c\nin c let $v 1\ncheck $v == 1\n", 6),
+    "parent-object-after-fork": (HDR + "fork c\nopen e \"n\"\nin c event e \"x\"\n"
+                                 "check 1 == 1\n", 6),
+    "object-lost-at-exec": (HDR + "open e \"n\"\nfork c\nin c event e \"x\"\nexec c\n"
+                            "in c event e \"x\"\ncheck 1 == 1\n", 8),
+    "pid-of-nobody": (HDR + "create t null pid c\ncheck 1 == 1\n", 4),
+    "exit-status-range": (HDR + "fork c\nexit c 256\ncheck 1 == 1\n", 5),
+    "too-many-processes": (HDR + "".join("fork p%d\n" % i for i in range(9)) + "check 1 == 1\n",
+                           12),
 }
 
 
@@ -248,6 +271,179 @@ def test_hung_step_times_out_unresolved(vecrun, tmp_path):
     p = run([vecrun, "--timeout", "1", "--file", path], timeout=30)
     code, msg = result(p)
     assert code == "UNRESOLVED" and "hang.vec:5:" in msg and "timed out" in msg, msg
+
+
+# ---- processes ------------------------------------------------------------------
+
+PROC_HEAD = "# t\nrules: fork.inherited\noptions: TRC\n"
+
+
+def test_failure_in_a_process_names_it_and_the_line(vecrun, vecrun_vendor, tmp_path):
+    """A portable FAIL inside a child is the vector's FAIL: the line, the step, 'in c:', what
+    came back and the rule; the same for a check, with $i of a repeat."""
+    head = "# t\nrules: fork.inherited, create.EINVAL-child-trid\noptions: TRC\n"
+    path = write(str(tmp_path / "f.vec"), head + "create t null\nfork c\n"
+                 "in c status t -> RUNNING [create.EINVAL-child-trid]\n")
+    for exe in (vecrun, vecrun_vendor):
+        code, msg = result(run([exe, "--file", path]))
+        assert code == "FAIL", msg
+        assert "f.vec:6: 'in c status t -> RUNNING" in msg and "in c: " in msg, msg
+        assert "EINVAL" in msg and "create.EINVAL-child-trid" in msg, msg
+    path = write(str(tmp_path / "g.vec"), PROC_HEAD + "fork c\nrepeat 3 in c check $i < 2\n")
+    code, msg = result(run([vecrun, "--file", path]))
+    assert code == "FAIL" and "g.vec:5:" in msg and "in c: " in msg and "$i = 2" in msg, msg
+
+
+def test_exact_mismatch_in_a_process_fails_on_the_reference_only(vecrun, vecrun_vendor,
+                                                                tmp_path):
+    path = write(str(tmp_path / "x.vec"), PROC_HEAD + "fork c\nexec c\n"
+                 "in c open e \"n\" -> 0 @value 99\n")
+    code, msg = result(run([vecrun, "--file", path]))
+    assert code == "FAIL" and "x.vec:6:" in msg and "in c: exact @value: expected 99, got 17" \
+        in msg, msg
+    code, msg = result(run([vecrun_vendor, "--file", path]))
+    assert code == "PASS", msg
+
+
+def test_setup_failure_in_a_process_is_unresolved(vecrun, tmp_path):
+    path = write(str(tmp_path / "s.vec"), PROC_HEAD + "create t null\nfork c\nin c start t\n"
+                 "check 1 == 1\n")
+    code, msg = result(run([vecrun, "--file", path]))
+    assert code == "UNRESOLVED" and "s.vec:6:" in msg and "in c: setup failed" in msg, msg
+
+
+def test_hung_step_in_a_process_times_out(vecrun, tmp_path):
+    path = write(str(tmp_path / "h.vec"), PROC_HEAD + "fork c\nin c create u null\n"
+                 "in c getnext u -> event START\n")
+    p = run([vecrun, "--timeout", "1", "--file", path], timeout=30)
+    code, msg = result(p)
+    assert code == "UNRESOLVED" and "h.vec:6:" in msg and "timed out" in msg, msg
+
+
+def _children(pid):
+    """The children of process pid (Linux /proc), or None where /proc cannot say."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return None
+
+
+def test_process_killed_from_outside_is_unresolved(vecrun, tmp_path):
+    """A process that dies while it runs a step: UNRESOLVED at once, with its wait status."""
+    import signal
+    import time
+    path = write(str(tmp_path / "k.vec"), PROC_HEAD + "fork c\nin c sleep 20000\n"
+                 "check 1 == 1\n")
+    p = subprocess.Popen([vecrun, "--file", path], stdout=subprocess.PIPE,
+                         universal_newlines=True)
+    try:
+        deadline = time.time() + 10
+        kids = []
+        while not kids and time.time() < deadline:
+            kids = _children(p.pid)
+            if kids is None:
+                pytest.skip("no /proc/PID/task/PID/children here")
+            time.sleep(0.05)
+        assert kids, "vecrun forked no process"
+        time.sleep(0.2)                  # let it reach the sleep step
+        start = time.time()
+        os.kill(kids[0], signal.SIGKILL)
+        out, _ = p.communicate(timeout=10)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert time.time() - start < 5
+    assert p.returncode == 2, out
+    assert "RESULT UNRESOLVED" in out and "k.vec:5:" in out and \
+        "process c died while it ran the step (signal 9)" in out, out
+
+
+# Runs argv as a child subreaper (Linux): processes orphaned by vecrun become this script's
+# children, so a process vecrun left behind (running, or a zombie it did not reap) is seen.
+SUBREAPER = r"""
+import ctypes, os, signal, subprocess, sys, time
+if ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+    print("SKIP"); sys.exit(0)
+kill_after = float(sys.argv[1])
+p = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE, universal_newlines=True)
+if kill_after > 0:
+    time.sleep(kill_after); p.kill()
+out = p.communicate()[0]
+left, deadline = [], time.time() + 5
+while True:
+    try:
+        pid, st = os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        break
+    if pid == 0:
+        if time.time() > deadline:
+            left.append("running"); break
+        time.sleep(0.05); continue
+    left.append(pid if kill_after > 0 else "zombie %d" % pid)
+print("LEFT %r" % left)
+print(out.strip().splitlines()[-1] if out.strip() else "no output")
+"""
+
+
+def _run_reaped(vecrun, path, extra=(), kill_after=0):
+    p = run([PYTHON, "-c", SUBREAPER, str(kill_after), vecrun] + list(extra) + ["--file", path],
+            timeout=60)
+    if p.stdout.startswith("SKIP"):
+        pytest.skip("no child subreaper here (Linux prctl)")
+    lines = p.stdout.splitlines()
+    assert len(lines) == 2, p.stdout + p.stderr
+    return lines
+
+
+def test_no_process_left_behind(vecrun, tmp_path):
+    """Passing, failing, or timed out, vecrun ends and reaps every process it made, forked or
+    exec'd; none is left running or as a zombie."""
+    body = ("fork a\nfork b\nexec b\nfork c\nin c event UNNAMED_USEREVENT \"x\"\n"
+            "in b create u null\n")
+    cases = [(body + "check 1 == 1\n", "RESULT PASS", ()),
+             (body + "check 1 == 2\n", "RESULT FAIL", ()),
+             (body + "in b getnext u -> event START\n", "RESULT UNRESOLVED", ("--timeout", "1"))]
+    for i, (text, want, extra) in enumerate(cases):
+        path = write(str(tmp_path / ("n%d.vec" % i)), PROC_HEAD + text)
+        left, last = _run_reaped(vecrun, path, extra)
+        assert last.startswith(want), last
+        assert left == "LEFT []", (left, last)
+
+
+def test_processes_end_when_the_vector_process_dies(vecrun, tmp_path):
+    """vecrun killed: its idle processes read end of file and end, the busy one ends after
+    its step; all within a few seconds, none lingering."""
+    path = write(str(tmp_path / "d.vec"), PROC_HEAD + "fork a\nfork b\nexec b\n"
+                 "in a sleep 1500\ncheck 1 == 1\n")
+    left, _ = _run_reaped(vecrun, path, kill_after=0.7)
+    assert left.startswith("LEFT [") and "running" not in left, left
+
+
+def test_bless_fills_annotations_from_processes(vecrun, tmp_path):
+    """Blessing runs the annotations of "in C" steps in C, before and after exec."""
+    d = str(tmp_path / "v")
+    text = ("# t\nrules: fork.inherited\noptions: TRC, TRI\n"
+            "attr a\nattr a set inherited INHERITED\nattr a set simclock 5.000000000 step 7\n"
+            "attr a set simorigin 40\nopen e \"x\"\ncreate t a\nstart t\nfork c\n"
+            "in c open e2 \"x\" @value ?\nin c event e \"c\"\nexec c\n"
+            "in c open f \"y\" @value ?\nin c event f \"c2\"\n"
+            "trygetnext t -> event START @pid ?\n"
+            "trygetnext t -> event e data \"c\" @ts ? @pid ?\n"
+            "trygetnext t -> event any data \"c2\" @ts ? @pid ?\n")
+    path = write(os.path.join(d, "b.vec"), text)
+    p = run([PYTHON, BLESS_PY, "--vecrun", vecrun, "--dir", d, "--write"])
+    assert p.returncode == 0, p.stdout + p.stderr
+    with open(path) as f:
+        blessed = f.read()
+    assert 'in c open e2 "x" @value 17\n' in blessed
+    assert 'in c open f "y" @value 18\n' in blessed        # traced: the stream's names
+    assert "event START @pid 40\n" in blessed
+    assert 'data "c" @ts 5.000000007 @pid 41\n' in blessed
+    assert 'data "c2" @ts 5.000000014 @pid 41\n' in blessed
+    code, msg = result(run([vecrun, "--file", path]))
+    assert code == "PASS", msg
 
 
 def test_missing_option_is_unsupported(vecrun, tmp_path):
