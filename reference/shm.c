@@ -47,13 +47,14 @@ void shm_sweep_orphans(void)
         long pid;
         unsigned n;
         char name[SHM_NAME_MAX + 1];
-        if (strncmp(e->d_name, "posixtrace.", 11) != 0 ||
-            sscanf(e->d_name, "posixtrace.%ld.%u.", &pid, &n) != 2 || pid <= 0 ||
-            strlen(e->d_name) >= SHM_NAME_MAX)
+        size_t len = strlen(e->d_name);
+        if (len >= SHM_NAME_MAX || strncmp(e->d_name, "posixtrace.", 11) != 0 ||
+            sscanf(e->d_name, "posixtrace.%ld.%u.", &pid, &n) != 2 || pid <= 0)
             continue;
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;
-        snprintf(name, sizeof name, "/%s", e->d_name);
+        name[0] = '/';
+        memcpy(name + 1, e->d_name, len + 1);
         shm_unlink(name);
     }
     closedir(d);
