@@ -66,6 +66,35 @@ void lu_event_seq(trace_event_id_t id, uint32_t v, size_t pad);
  * (wrong length, wrong pattern). */
 int64_t lu_ev_seq(const struct lu_ev *ev, size_t pad);
 
+/* Records lu_event_seq(id, v, pad) for every v in [from, to): the runs of
+ * numbered events that the tests later find again in the log. */
+void lu_event_seqs(trace_event_id_t id, uint32_t from, uint32_t to, size_t pad);
+
+/* Flushes trid (asserting 0) and waits for the flush to end: the returned
+ * status is lu_wait_flushed's. */
+struct posix_trace_status_info lu_flush_wait(trace_id_t trid);
+
+/* A log read back whole: the opened log, its events (malloc'ed) and their
+ * count.  Close it with lu_log_close. */
+struct lu_log {
+    trace_id_t log;
+    struct lu_ev *evs;
+    size_t n;
+};
+
+/* Opens the log on fd and reads every event (the stream may run on). */
+struct lu_log lu_open_read(int fd);
+
+/* Shuts trid down (asserting 0), opens its log on fd, reads every event. */
+struct lu_log lu_shutdown_read(trace_id_t trid, int fd);
+
+/* Frees the events, closes the log (asserting 0), then closes fd. */
+void lu_log_close(struct lu_log *l, int fd);
+
+/* Asserts that the events of id in l are those of lu_event_seq numbered 0,
+ * 1, 2... in order, none lost nor repeated; returns how many there are. */
+uint32_t lu_check_seq(const struct lu_log *l, trace_event_id_t id, size_t pad);
+
 /* The id of the user event name (opened if new; asserts a named id).
  * Tests use fixed names: the per-process limit is shared by every suite
  * when they run in one process (CK_FORK=no). */

@@ -24,6 +24,25 @@ static struct lu_opts sim_opts(int stream_policy, int log_policy)
     return o;
 }
 
+/* A started stream with log on a fresh temporary file: the set-up of most
+ * tests below.  The event id (if named) is opened between create and start,
+ * where those tests opened it. */
+struct started {
+    int fd;
+    trace_id_t trid;
+    trace_event_id_t id;
+};
+
+static struct started start_with_log(struct lu_opts o, const char *idname)
+{
+    struct started s;
+    s.fd = lu_tmpfile();
+    s.trid = lu_create(&o, s.fd);
+    s.id = idname ? lu_id(idname) : 0;
+    ck_assert_int_eq(posix_trace_start(s.trid), 0);
+    return s;
+}
+
 /* S0095, S0092, S0247, S0251, S0252, S0256: a stream with log starts as one
  * without: SUSPENDED, nothing lost, not flushing, log not full. */
 START_TEST(test_withlog_like_create)
@@ -212,31 +231,21 @@ END_TEST
  * back while the stream goes on: the log is readable at any time). */
 START_TEST(test_flush_copies)
 {
-    int fd = lu_tmpfile();
-    struct lu_opts o = sim_opts(POSIX_TRACE_LOOP, POSIX_TRACE_APPEND);
-    trace_id_t trid = lu_create(&o, fd);
-    trace_event_id_t id = lu_id("log.flush");
-    ck_assert_int_eq(posix_trace_start(trid), 0);
-    for (uint32_t i = 0; i < 100; i++)
-        lu_event_seq(id, i, 4);
-    ck_assert_int_eq(posix_trace_flush(trid), 0);
-    struct posix_trace_status_info st = lu_wait_flushed(trid);
+    struct started s = start_with_log(sim_opts(POSIX_TRACE_LOOP, POSIX_TRACE_APPEND), "log.flush");
+    lu_event_seqs(s.id, 0, 100, 4);
+    struct posix_trace_status_info st = lu_flush_wait(s.trid);
     ck_assert_int_eq(st.posix_stream_flush_error, 0);
     ck_assert_int_eq(st.posix_stream_status, POSIX_TRACE_RUNNING);
 
-    trace_id_t log = lu_open(fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
-    ck_assert_int_eq(lu_count(evs, n, id), 100);
-    uint32_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (evs[i].info.posix_event_id == id)
-            ck_assert_int_eq(lu_ev_seq(&evs[i], 4), k++);
-    free(evs);
     /* Not shut down: its last status is not marked complete, but it reads. */
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    tu_shutdown(trid);
-    close(fd);
+    struct lu_log l = lu_open_read(s.fd);
+    ck_assert_int_eq(lu_count(l.evs, l.n, s.id), 100);
+    lu_check_seq(&l, s.id, 4);
+    /* The stream still runs: close its log first, then shut it down; fd last. */
+    free(l.evs);
+    ck_assert_int_eq(posix_trace_close(l.log), 0);
+    tu_shutdown(s.trid);
+    close(s.fd);
 }
 END_TEST
 
@@ -245,18 +254,15 @@ END_TEST
  * process); both reach the log; their names are the system ones. */
 START_TEST(test_flush_start_stop_events)
 {
-    int fd = lu_tmpfile();
-    struct lu_opts o = sim_opts(POSIX_TRACE_LOOP, 0);
-    trace_id_t trid = lu_create(&o, fd);
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(sim_opts(POSIX_TRACE_LOOP, 0), NULL);
     for (int round = 0; round < 3; round++) {
         tu_event_int(POSIX_TRACE_UNNAMED_USEREVENT, round);
-        ck_assert_int_eq(posix_trace_flush(trid), 0);
-        lu_wait_flushed(trid);
+        lu_flush_wait(s.trid);
     }
-    trace_id_t log = lu_shutdown_open(trid, fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
+    struct lu_log l = lu_shutdown_read(s.trid, s.fd);
+    const struct lu_ev *evs = l.evs;
+    size_t n = l.n;
+    trace_id_t log = l.log;
     ck_assert_int_eq(lu_count(evs, n, POSIX_TRACE_FLUSH_START), 3);
     ck_assert_int_eq(lu_count(evs, n, POSIX_TRACE_FLUSH_STOP), 3);
     int open_start = 0;
@@ -276,9 +282,7 @@ START_TEST(test_flush_start_stop_events)
     ck_assert_str_eq(name, "posix_trace_flush_start");
     ck_assert_int_eq(posix_trace_eventid_get_name(log, POSIX_TRACE_FLUSH_STOP, name), 0);
     ck_assert_str_eq(name, "posix_trace_flush_stop");
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    lu_log_close(&l, s.fd);
 }
 END_TEST
 
@@ -286,28 +290,21 @@ END_TEST
  * free: an UNTIL_FULL stream holds as many events again without loss. */
 START_TEST(test_flush_frees_space)
 {
-    int fd = lu_tmpfile();
     struct lu_opts o = sim_opts(POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND);
     o.streamsize = 4096;
-    trace_id_t trid = lu_create(&o, fd);
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(o, NULL);
     /* 48 bytes an event: 60 fit in 4096 bytes with START and FLUSH_START. */
     for (int round = 0; round < 5; round++) {
         for (int i = 0; i < 60; i++)
             tu_event_int(POSIX_TRACE_UNNAMED_USEREVENT, round * 60 + i);
-        struct posix_trace_status_info st = tu_status(trid);
+        struct posix_trace_status_info st = tu_status(s.trid);
         ck_assert_int_eq(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
         ck_assert_int_eq(st.posix_stream_status, POSIX_TRACE_RUNNING);
-        ck_assert_int_eq(posix_trace_flush(trid), 0);
-        lu_wait_flushed(trid);
+        lu_flush_wait(s.trid);
     }
-    trace_id_t log = lu_shutdown_open(trid, fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
-    ck_assert_int_eq(lu_count(evs, n, POSIX_TRACE_UNNAMED_USEREVENT), 300);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    struct lu_log l = lu_shutdown_read(s.trid, s.fd);
+    ck_assert_int_eq(lu_count(l.evs, l.n, POSIX_TRACE_UNNAMED_USEREVENT), 300);
+    lu_log_close(&l, s.fd);
 }
 END_TEST
 
@@ -315,31 +312,20 @@ END_TEST
  * flush returns are in the log. */
 START_TEST(test_tracing_during_flush)
 {
-    int fd = lu_tmpfile();
     struct lu_opts o = sim_opts(POSIX_TRACE_LOOP, POSIX_TRACE_APPEND);
     o.streamsize = 1 << 20;             /* the stream never loses one */
-    trace_id_t trid = lu_create(&o, fd);
-    trace_event_id_t id = lu_id("log.during");
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(o, "log.during");
     uint32_t v = 0;
     for (int round = 0; round < 20; round++) {
-        for (int i = 0; i < 50; i++)
-            lu_event_seq(id, v++, 0);
-        ck_assert_int_eq(posix_trace_flush(trid), 0);
-        for (int i = 0; i < 50; i++)
-            lu_event_seq(id, v++, 0);       /* while the flush may run */
+        lu_event_seqs(s.id, v, v + 50, 0);
+        v += 50;
+        ck_assert_int_eq(posix_trace_flush(s.trid), 0);
+        lu_event_seqs(s.id, v, v + 50, 0);  /* while the flush may run */
+        v += 50;
     }
-    trace_id_t log = lu_shutdown_open(trid, fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
-    uint32_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (evs[i].info.posix_event_id == id)
-            ck_assert_int_eq(lu_ev_seq(&evs[i], 0), k++);
-    ck_assert_int_eq(k, v);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    struct lu_log l = lu_shutdown_read(s.trid, s.fd);
+    ck_assert_int_eq(lu_check_seq(&l, s.id, 0), v);
+    lu_log_close(&l, s.fd);
 }
 END_TEST
 
@@ -347,10 +333,8 @@ END_TEST
  * with log (its events go to the log), and leave its events there. */
 START_TEST(test_readers_einval_with_log)
 {
-    int fd = lu_tmpfile();
-    struct lu_opts o = sim_opts(POSIX_TRACE_LOOP, 0);
-    trace_id_t trid = lu_create(&o, fd);
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(sim_opts(POSIX_TRACE_LOOP, 0), NULL);
+    trace_id_t trid = s.trid;
     struct posix_trace_event_info ev;
     char buf[8];
     size_t len;
@@ -360,13 +344,9 @@ START_TEST(test_readers_einval_with_log)
     ck_assert_int_eq(posix_trace_trygetnext_event(trid, &ev, buf, sizeof buf, &len, &unav), EINVAL);
     ck_assert_int_eq(posix_trace_timedgetnext_event(trid, &ev, buf, sizeof buf, &len, &unav,
                                                     &past), EINVAL);
-    trace_id_t log = lu_shutdown_open(trid, fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
-    ck_assert_int_eq(lu_count(evs, n, POSIX_TRACE_START), 1);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    struct lu_log l = lu_shutdown_read(trid, s.fd);
+    ck_assert_int_eq(lu_count(l.evs, l.n, POSIX_TRACE_START), 1);
+    lu_log_close(&l, s.fd);
 }
 END_TEST
 
@@ -405,15 +385,14 @@ END_TEST
  * and the final status, and returns only then. */
 START_TEST(test_shutdown_writes_everything)
 {
-    int fd = lu_tmpfile();
     struct lu_opts o = sim_opts(POSIX_TRACE_LOOP, POSIX_TRACE_LOOP);
     o.name = "log.shutdown";
     o.streamsize = 8192;
     o.maxdata = 40;
     o.logsize = 100000;
-    trace_id_t trid = lu_create(&o, fd);
-    trace_event_id_t id1 = lu_id("log.sd.a");
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(o, "log.sd.a");
+    trace_id_t trid = s.trid;
+    trace_event_id_t id1 = s.id;
     trace_event_id_t id2 = lu_id("log.sd.b");   /* opened after the create */
     for (uint32_t i = 0; i < 50; i++) {
         lu_event_seq(id1, i, 0);
@@ -421,15 +400,12 @@ START_TEST(test_shutdown_writes_everything)
     }
     trace_attr_t before;
     ck_assert_int_eq(posix_trace_get_attr(trid, &before), 0);
-    trace_id_t log = lu_shutdown_open(trid, fd);
-
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
-    ck_assert_int_eq(lu_count(evs, n, id1), 50);
-    ck_assert_int_eq(lu_count(evs, n, id2), 50);
-    ck_assert_int_eq(evs[n - 1].info.posix_event_id, POSIX_TRACE_STOP);
-    ck_assert_int_eq(evs[n - 1].len, sizeof(int));
-    free(evs);
+    struct lu_log l = lu_shutdown_read(trid, s.fd);
+    trace_id_t log = l.log;
+    ck_assert_int_eq(lu_count(l.evs, l.n, id1), 50);
+    ck_assert_int_eq(lu_count(l.evs, l.n, id2), 50);
+    ck_assert_int_eq(l.evs[l.n - 1].info.posix_event_id, POSIX_TRACE_STOP);
+    ck_assert_int_eq(l.evs[l.n - 1].len, sizeof(int));
 
     trace_attr_t a;
     char s1[TRACE_NAME_MAX], s2[TRACE_NAME_MAX];
@@ -472,8 +448,7 @@ START_TEST(test_shutdown_writes_everything)
     ck_assert_int_eq(st.posix_stream_status, POSIX_TRACE_SUSPENDED);
     ck_assert_int_eq(st.posix_stream_flush_status, POSIX_TRACE_NOT_FLUSHING);
     ck_assert_int_eq(st.posix_stream_flush_error, 0);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    lu_log_close(&l, s.fd);
 }
 END_TEST
 
@@ -481,20 +456,18 @@ END_TEST
  * shutdown is OVERRUN in the log; the stream's full status too. */
 START_TEST(test_shutdown_final_status)
 {
-    int fd = lu_tmpfile();
     struct lu_opts o = sim_opts(POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND);
     o.streamsize = 1024;
-    trace_id_t trid = lu_create(&o, fd);
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(o, NULL);
     for (int i = 0; i < 100; i++)
         tu_event_int(POSIX_TRACE_UNNAMED_USEREVENT, i);
-    trace_id_t log = lu_shutdown_open(trid, fd);
+    trace_id_t log = lu_shutdown_open(s.trid, s.fd);
     struct posix_trace_status_info st = tu_status(log);
     ck_assert_int_eq(st.posix_stream_overrun_status, POSIX_TRACE_OVERRUN);
     ck_assert_int_eq(st.posix_stream_full_status, POSIX_TRACE_FULL);
     ck_assert_int_eq(st.posix_stream_status, POSIX_TRACE_SUSPENDED);
     ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    close(s.fd);
 }
 END_TEST
 
@@ -503,21 +476,18 @@ END_TEST
  * FULL, the file stops growing, and its last event is STOP (automatic). */
 START_TEST(test_log_until_full)
 {
-    int fd = lu_tmpfile();
     struct lu_opts o = sim_opts(POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL);
     o.logsize = 1;                          /* two segments of 4096 bytes */
-    trace_id_t trid = lu_create(&o, fd);
-    trace_event_id_t id = lu_id("log.untilfull");
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(o, "log.untilfull");
+    trace_id_t trid = s.trid;
+    int fd = s.fd;
     struct posix_trace_status_info st;
     long long size = 0;
     uint32_t v = 0;
     int overrun_seen = 0;
-    for (int round = 0; round < 10; round++) {
-        for (int i = 0; i < 40; i++)
-            lu_event_seq(id, v++, 0);
-        ck_assert_int_eq(posix_trace_flush(trid), 0);
-        st = lu_wait_flushed(trid);
+    for (int round = 0; round < 10; round++, v += 40) {
+        lu_event_seqs(s.id, v, v + 40, 0);
+        st = lu_flush_wait(trid);
         if (st.posix_log_overrun_status == POSIX_TRACE_OVERRUN) {
             overrun_seen = 1;
             ck_assert_int_eq(st.posix_log_full_status, POSIX_TRACE_FULL);
@@ -532,24 +502,19 @@ START_TEST(test_log_until_full)
     }
     ck_assert_int_eq(overrun_seen, 1);
     ck_assert_int_eq(tu_status(trid).posix_log_full_status, POSIX_TRACE_FULL);
+    /* The size is checked before the log is read, as soon as it is shut down. */
     trace_id_t log = lu_shutdown_open(trid, fd);
     ck_assert_int_eq(lu_file_size(fd), size);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
-    ck_assert_int_gt(n, 40);
-    ck_assert_int_eq(evs[n - 1].info.posix_event_id, POSIX_TRACE_STOP);
+    struct lu_log l = { log, NULL, 0 };
+    l.n = lu_read_log(log, &l.evs);
+    ck_assert_int_gt(l.n, 40);
+    ck_assert_int_eq(l.evs[l.n - 1].info.posix_event_id, POSIX_TRACE_STOP);
     int data;
-    memcpy(&data, evs[n - 1].data, sizeof data);
+    memcpy(&data, l.evs[l.n - 1].data, sizeof data);
     ck_assert_int_eq(data, 1);
-    uint32_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (evs[i].info.posix_event_id == id)
-            ck_assert_int_eq(lu_ev_seq(&evs[i], 0), k++);
-    ck_assert_int_lt(k, v);
+    ck_assert_int_lt(lu_check_seq(&l, s.id, 0), v);
     ck_assert_int_eq(tu_status(log).posix_log_full_status, POSIX_TRACE_FULL);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    lu_log_close(&l, fd);
 }
 END_TEST
 
@@ -557,44 +522,35 @@ END_TEST
  * loses the oldest, at most log-max-size bytes of segments. */
 START_TEST(test_log_loop)
 {
-    int fd = lu_tmpfile();
     struct lu_opts o = sim_opts(POSIX_TRACE_LOOP, POSIX_TRACE_LOOP);
     o.logsize = 3 * 4096;
-    trace_id_t trid = lu_create(&o, fd);
-    trace_event_id_t id = lu_id("log.loop");
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(o, "log.loop");
     uint32_t v = 0;
     int overrun_seen = 0;
-    long long base = lu_file_size(fd);
-    for (int round = 0; round < 30; round++) {
-        for (int i = 0; i < 40; i++)
-            lu_event_seq(id, v++, 0);
-        ck_assert_int_eq(posix_trace_flush(trid), 0);
-        struct posix_trace_status_info st = lu_wait_flushed(trid);
+    long long base = lu_file_size(s.fd);
+    for (int round = 0; round < 30; round++, v += 40) {
+        lu_event_seqs(s.id, v, v + 40, 0);
+        struct posix_trace_status_info st = lu_flush_wait(s.trid);
         overrun_seen |= st.posix_log_overrun_status == POSIX_TRACE_OVERRUN;
-        ck_assert_int_le(lu_file_size(fd), base + 3 * 4096);
+        ck_assert_int_le(lu_file_size(s.fd), base + 3 * 4096);
     }
     ck_assert_int_eq(overrun_seen, 1);
-    ck_assert_int_eq(tu_status(trid).posix_log_full_status, POSIX_TRACE_FULL);
-    trace_id_t log = lu_shutdown_open(trid, fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
+    ck_assert_int_eq(tu_status(s.trid).posix_log_full_status, POSIX_TRACE_FULL);
+    struct lu_log l = lu_shutdown_read(s.trid, s.fd);
     int64_t first = -1, prev = -1;
-    for (size_t i = 0; i < n; i++)
-        if (evs[i].info.posix_event_id == id) {
-            int64_t s = lu_ev_seq(&evs[i], 0);
+    for (size_t i = 0; i < l.n; i++)
+        if (l.evs[i].info.posix_event_id == s.id) {
+            int64_t seq = lu_ev_seq(&l.evs[i], 0);
             if (first < 0)
-                first = s;
+                first = seq;
             else
-                ck_assert_int_eq(s, prev + 1);
-            prev = s;
+                ck_assert_int_eq(seq, prev + 1);
+            prev = seq;
         }
     ck_assert_int_gt(first, 0);                 /* the oldest are gone */
     ck_assert_int_eq(prev, v - 1);              /* the newest are there */
-    ck_assert_int_eq(evs[n - 1].info.posix_event_id, POSIX_TRACE_STOP);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    ck_assert_int_eq(l.evs[l.n - 1].info.posix_event_id, POSIX_TRACE_STOP);
+    lu_log_close(&l, s.fd);
 }
 END_TEST
 
@@ -602,33 +558,20 @@ END_TEST
  * every event flushed. */
 START_TEST(test_log_append)
 {
-    int fd = lu_tmpfile();
     struct lu_opts o = sim_opts(POSIX_TRACE_LOOP, POSIX_TRACE_APPEND);
     o.logsize = 1;
-    trace_id_t trid = lu_create(&o, fd);
-    trace_event_id_t id = lu_id("log.append");
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(o, "log.append");
     uint32_t v = 0;
-    for (int round = 0; round < 20; round++) {
-        for (int i = 0; i < 100; i++)
-            lu_event_seq(id, v++, 60);
-        ck_assert_int_eq(posix_trace_flush(trid), 0);
-        struct posix_trace_status_info st = lu_wait_flushed(trid);
+    for (int round = 0; round < 20; round++, v += 100) {
+        lu_event_seqs(s.id, v, v + 100, 60);
+        struct posix_trace_status_info st = lu_flush_wait(s.trid);
         ck_assert_int_eq(st.posix_log_full_status, POSIX_TRACE_NOT_FULL);
         ck_assert_int_eq(st.posix_log_overrun_status, POSIX_TRACE_NO_OVERRUN);
     }
-    trace_id_t log = lu_shutdown_open(trid, fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
-    uint32_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (evs[i].info.posix_event_id == id)
-            ck_assert_int_eq(lu_ev_seq(&evs[i], 60), k++);
-    ck_assert_int_eq(k, v);
-    ck_assert_int_gt(lu_file_size(fd), 65536 + 100 * 4096);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    struct lu_log l = lu_shutdown_read(s.trid, s.fd);
+    ck_assert_int_eq(lu_check_seq(&l, s.id, 60), v);
+    ck_assert_int_gt(lu_file_size(s.fd), 65536 + 100 * 4096);
+    lu_log_close(&l, s.fd);
 }
 END_TEST
 
@@ -637,16 +580,13 @@ END_TEST
  * that no event is generated while it cannot take one) loses nothing. */
 START_TEST(test_flush_policy_lossless)
 {
-    int fd = lu_tmpfile();
     struct lu_opts o = sim_opts(0, POSIX_TRACE_APPEND);
     o.streamsize = 2048;
-    trace_id_t trid = lu_create(&o, fd);
-    trace_event_id_t id = lu_id("log.flushpolicy");
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(o, "log.flushpolicy");
     for (uint32_t i = 0; i < 2000; i++) {
-        lu_event_seq(id, i, 4);
+        lu_event_seq(s.id, i, 4);
         for (int w = 0; w < 20000; w++) {
-            struct posix_trace_status_info st = tu_status(trid);
+            struct posix_trace_status_info st = tu_status(s.trid);
             ck_assert_int_eq(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
             if (st.posix_stream_full_status == POSIX_TRACE_NOT_FULL &&
                 st.posix_stream_status == POSIX_TRACE_RUNNING)
@@ -654,20 +594,12 @@ START_TEST(test_flush_policy_lossless)
             tu_sleep_ms(1);
         }
     }
-    trace_id_t log = lu_shutdown_open(trid, fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
-    uint32_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (evs[i].info.posix_event_id == id)
-            ck_assert_int_eq(lu_ev_seq(&evs[i], 4), k++);
-    ck_assert_int_eq(k, 2000);
+    struct lu_log l = lu_shutdown_read(s.trid, s.fd);
+    ck_assert_int_eq(lu_check_seq(&l, s.id, 4), 2000);
     /* How many flushes record FLUSH_START depends on the flusher's pace
      * (none is recorded where it would not fit): at least one. */
-    ck_assert_int_gt(lu_count(evs, n, POSIX_TRACE_FLUSH_START), 0);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    ck_assert_int_gt(lu_count(l.evs, l.n, POSIX_TRACE_FLUSH_START), 0);
+    lu_log_close(&l, s.fd);
 }
 END_TEST
 
@@ -677,20 +609,20 @@ END_TEST
  * the overrun status said so. */
 START_TEST(test_flush_policy_tight_loop)
 {
-    int fd = lu_tmpfile();
     struct lu_opts o = sim_opts(0, POSIX_TRACE_APPEND);
     o.streamsize = 4096;
-    trace_id_t trid = lu_create(&o, fd);
-    trace_event_id_t id = lu_id("log.flushtight");
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(o, "log.flushtight");
+    trace_event_id_t id = s.id;
     const uint32_t total = 20000;
-    for (uint32_t i = 0; i < total; i++)
-        lu_event_seq(id, i, 12);
-    int overrun = tu_status(trid).posix_stream_overrun_status == POSIX_TRACE_OVERRUN;
-    trace_id_t log = lu_shutdown_open(trid, fd);
+    lu_event_seqs(id, 0, total, 12);
+    int overrun = tu_status(s.trid).posix_stream_overrun_status == POSIX_TRACE_OVERRUN;
+    /* The log's status is read before its events (get_status resets overrun). */
+    trace_id_t log = lu_shutdown_open(s.trid, s.fd);
     overrun |= tu_status(log).posix_stream_overrun_status == POSIX_TRACE_OVERRUN;
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
+    struct lu_log l = { log, NULL, 0 };
+    l.n = lu_read_log(log, &l.evs);
+    const struct lu_ev *evs = l.evs;
+    size_t n = l.n;
     int64_t next = 0;
     int stopped = 0, gaps = 0;
     for (size_t i = 0; i < n; i++) {
@@ -711,9 +643,7 @@ START_TEST(test_flush_policy_tight_loop)
     ck_assert_msg(next == total || stopped, "the last events were lost without a STOP");
     if (gaps > 0 || next < total)
         ck_assert_int_eq(overrun, 1);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    lu_log_close(&l, s.fd);
 }
 END_TEST
 
@@ -724,40 +654,29 @@ START_TEST(test_clear_restarts_log)
 {
     const int policies[] = { POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL };
     for (unsigned p = 0; p < 2; p++) {
-        int fd = lu_tmpfile();
         struct lu_opts o = sim_opts(POSIX_TRACE_LOOP, policies[p]);
         o.logsize = 1;
-        trace_id_t trid = lu_create(&o, fd);
-        trace_event_id_t id = lu_id("log.clear");
-        ck_assert_int_eq(posix_trace_start(trid), 0);
-        for (uint32_t i = 0; i < 300; i++)
-            lu_event_seq(id, i, 0);
-        ck_assert_int_eq(posix_trace_flush(trid), 0);
-        lu_wait_flushed(trid);
-        for (uint32_t i = 300; i < 600; i++)
-            lu_event_seq(id, i, 0);
-        ck_assert_int_eq(posix_trace_flush(trid), 0);
-        struct posix_trace_status_info st = lu_wait_flushed(trid);
+        struct started s = start_with_log(o, "log.clear");
+        trace_event_id_t id = s.id;
+        lu_event_seqs(id, 0, 300, 0);
+        lu_flush_wait(s.trid);
+        lu_event_seqs(id, 300, 600, 0);
+        struct posix_trace_status_info st = lu_flush_wait(s.trid);
         ck_assert_int_eq(st.posix_log_full_status, POSIX_TRACE_FULL);
-        ck_assert_int_eq(posix_trace_clear(trid), 0);
-        st = tu_status(trid);
+        ck_assert_int_eq(posix_trace_clear(s.trid), 0);
+        st = tu_status(s.trid);
         ck_assert_int_eq(st.posix_log_full_status, POSIX_TRACE_NOT_FULL);
         ck_assert_int_eq(st.posix_stream_status, POSIX_TRACE_RUNNING);
-        for (uint32_t i = 1000; i < 1010; i++)
-            lu_event_seq(id, i, 0);
-        trace_id_t log = lu_shutdown_open(trid, fd);
-        struct lu_ev *evs;
-        size_t n = lu_read_log(log, &evs);
-        ck_assert_int_ge(n, 11);
-        ck_assert_int_eq(evs[0].info.posix_event_id, id);
-        ck_assert_int_eq(lu_ev_seq(&evs[0], 0), 1000);
-        for (size_t i = 0; i < n; i++)
-            if (evs[i].info.posix_event_id == id)
-                ck_assert_int_ge(lu_ev_seq(&evs[i], 0), 1000);
-        ck_assert_int_eq(lu_count(evs, n, id), 10);
-        free(evs);
-        ck_assert_int_eq(posix_trace_close(log), 0);
-        close(fd);
+        lu_event_seqs(id, 1000, 1010, 0);
+        struct lu_log l = lu_shutdown_read(s.trid, s.fd);
+        ck_assert_int_ge(l.n, 11);
+        ck_assert_int_eq(l.evs[0].info.posix_event_id, id);
+        ck_assert_int_eq(lu_ev_seq(&l.evs[0], 0), 1000);
+        for (size_t i = 0; i < l.n; i++)
+            if (l.evs[i].info.posix_event_id == id)
+                ck_assert_int_ge(lu_ev_seq(&l.evs[i], 0), 1000);
+        ck_assert_int_eq(lu_count(l.evs, l.n, id), 10);
+        lu_log_close(&l, s.fd);
     }
 }
 END_TEST
@@ -766,34 +685,23 @@ END_TEST
  * what it had and goes on after it. */
 START_TEST(test_clear_append_keeps)
 {
-    int fd = lu_tmpfile();
-    struct lu_opts o = sim_opts(POSIX_TRACE_LOOP, POSIX_TRACE_APPEND);
-    trace_id_t trid = lu_create(&o, fd);
-    trace_event_id_t id = lu_id("log.clearappend");
-    ck_assert_int_eq(posix_trace_start(trid), 0);
-    for (uint32_t i = 0; i < 10; i++)
-        lu_event_seq(id, i, 0);
-    ck_assert_int_eq(posix_trace_flush(trid), 0);
-    lu_wait_flushed(trid);
-    for (uint32_t i = 10; i < 20; i++)
-        lu_event_seq(id, i, 0);                 /* cleared before any flush */
-    ck_assert_int_eq(posix_trace_clear(trid), 0);
-    for (uint32_t i = 20; i < 30; i++)
-        lu_event_seq(id, i, 0);
-    trace_id_t log = lu_shutdown_open(trid, fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
+    struct started s = start_with_log(sim_opts(POSIX_TRACE_LOOP, POSIX_TRACE_APPEND),
+                                      "log.clearappend");
+    lu_event_seqs(s.id, 0, 10, 0);
+    lu_flush_wait(s.trid);
+    lu_event_seqs(s.id, 10, 20, 0);             /* cleared before any flush */
+    ck_assert_int_eq(posix_trace_clear(s.trid), 0);
+    lu_event_seqs(s.id, 20, 30, 0);
+    struct lu_log l = lu_shutdown_read(s.trid, s.fd);
     uint32_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (evs[i].info.posix_event_id == id) {
-            int64_t s = lu_ev_seq(&evs[i], 0);
-            ck_assert_int_eq(s, k < 10 ? k : k + 10);
+    for (size_t i = 0; i < l.n; i++)
+        if (l.evs[i].info.posix_event_id == s.id) {
+            int64_t seq = lu_ev_seq(&l.evs[i], 0);
+            ck_assert_int_eq(seq, k < 10 ? k : k + 10);
             k++;
         }
     ck_assert_int_eq(k, 20);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    lu_log_close(&l, s.fd);
 }
 END_TEST
 
@@ -829,15 +737,11 @@ START_TEST(test_exit_flushes)
     int status;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
     ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    trace_id_t log = lu_open(fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
-    ck_assert_int_ge(n, 502);
-    ck_assert_int_eq(evs[0].info.posix_event_id, POSIX_TRACE_START);
-    ck_assert_int_eq(evs[n - 1].info.posix_event_id, POSIX_TRACE_STOP);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
-    close(fd);
+    struct lu_log l = lu_open_read(fd);
+    ck_assert_int_ge(l.n, 502);
+    ck_assert_int_eq(l.evs[0].info.posix_event_id, POSIX_TRACE_START);
+    ck_assert_int_eq(l.evs[l.n - 1].info.posix_event_id, POSIX_TRACE_STOP);
+    lu_log_close(&l, fd);
 }
 END_TEST
 
@@ -882,14 +786,10 @@ START_TEST(test_fork_child)
     tu_event_int(POSIX_TRACE_UNNAMED_USEREVENT, 1);
     tu_run_in_child(fork_child, &ids);
     tu_event_int(POSIX_TRACE_UNNAMED_USEREVENT, 2);
-    trace_id_t log = lu_shutdown_open(ids.stream, fd);
-    struct lu_ev *evs;
-    size_t n = lu_read_log(log, &evs);
-    ck_assert_int_eq(lu_count(evs, n, POSIX_TRACE_UNNAMED_USEREVENT), 2);
-    free(evs);
-    ck_assert_int_eq(posix_trace_close(log), 0);
+    struct lu_log l = lu_shutdown_read(ids.stream, fd);
+    ck_assert_int_eq(lu_count(l.evs, l.n, POSIX_TRACE_UNNAMED_USEREVENT), 2);
+    lu_log_close(&l, fd);
     ck_assert_int_eq(posix_trace_close(done), 0);
-    close(fd);
     close(fd2);
 }
 END_TEST
@@ -914,12 +814,11 @@ END_TEST
 /* S0249, S0255, S0258: the TRL members only ever take their values. */
 START_TEST(test_status_values)
 {
-    int fd = lu_tmpfile();
     struct lu_opts o = sim_opts(0, POSIX_TRACE_UNTIL_FULL);
     o.logsize = 1;
     o.streamsize = 2048;
-    trace_id_t trid = lu_create(&o, fd);
-    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct started s = start_with_log(o, NULL);
+    trace_id_t trid = s.trid;
     for (int i = 0; i < 3000; i++) {
         tu_event_int(POSIX_TRACE_UNNAMED_USEREVENT, i);
         if (i % 50 == 0) {
@@ -934,7 +833,7 @@ START_TEST(test_status_values)
         }
     }
     tu_shutdown(trid);
-    close(fd);
+    close(s.fd);
 }
 END_TEST
 

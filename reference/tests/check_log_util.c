@@ -143,6 +143,51 @@ int64_t lu_ev_seq(const struct lu_ev *ev, size_t pad)
     return v;
 }
 
+void lu_event_seqs(trace_event_id_t id, uint32_t from, uint32_t to, size_t pad)
+{
+    for (uint32_t v = from; v < to; v++)
+        lu_event_seq(id, v, pad);
+}
+
+struct posix_trace_status_info lu_flush_wait(trace_id_t trid)
+{
+    ck_assert_int_eq(posix_trace_flush(trid), 0);
+    return lu_wait_flushed(trid);
+}
+
+struct lu_log lu_open_read(int fd)
+{
+    struct lu_log l;
+    l.log = lu_open(fd);
+    l.n = lu_read_log(l.log, &l.evs);
+    return l;
+}
+
+struct lu_log lu_shutdown_read(trace_id_t trid, int fd)
+{
+    struct lu_log l;
+    l.log = lu_shutdown_open(trid, fd);
+    l.n = lu_read_log(l.log, &l.evs);
+    return l;
+}
+
+void lu_log_close(struct lu_log *l, int fd)
+{
+    free(l->evs);
+    l->evs = NULL;
+    ck_assert_int_eq(posix_trace_close(l->log), 0);
+    close(fd);
+}
+
+uint32_t lu_check_seq(const struct lu_log *l, trace_event_id_t id, size_t pad)
+{
+    uint32_t k = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->evs[i].info.posix_event_id == id)
+            ck_assert_int_eq(lu_ev_seq(&l->evs[i], pad), k++);
+    return k;
+}
+
 trace_event_id_t lu_id(const char *name)
 {
     trace_event_id_t id = 0;
