@@ -11,7 +11,6 @@
 #include "eventset.h"
 #include "shm.h"
 
-
 struct system_event {
     trace_event_id_t id;
     const char      *name;

@@ -71,7 +71,6 @@ static uint64_t flush_mark_of(const struct stream *s)
     return s->policy == POSIX_TRACE_FLUSH ? (s->ring.cap - s->reserve) / 2 : 0;
 }
 
-/* The FLUSH policy: the stream is half full (S0038). */
 /* A traced process other than the controller cannot run the controller's
  * log code (its memory is the controller's): it wakes the flusher. */
 static int kick_flusher(struct stream *s)
@@ -84,6 +83,7 @@ static int kick_flusher(struct stream *s)
     return 1;
 }
 
+/* The FLUSH policy: the stream is half full (S0038). */
 void log_flush_auto(struct stream *s)
 {
     if (kick_flusher(s))

@@ -104,15 +104,19 @@ static int attach_locked(struct proc *p, struct stream *s, size_t len, int fd, i
 }
 
 /* Entry i leaves the list.  A thread may still be recording into its stream
- * (it read the mask before): an owned mapping is retired, not unmapped. */
-static void detach_entry(struct proc *p, int i)
+ * (it read the mask before): an owned mapping is retired, not unmapped,
+ * unless the process is single-threaded (the child of fork). */
+static void detach_entry(struct proc *p, int i, int single_threaded)
 {
     struct attached *a = &p->att[i];
     struct stream *s = atomic_load_explicit(&a->s, memory_order_relaxed);
     atomic_fetch_and_explicit(&p->mask, ~((uint64_t)1 << i), memory_order_release);
     atomic_store_explicit(&a->s, NULL, memory_order_relaxed);
     if (a->owned) {
-        shm_object_retire(s, a->len);
+        if (single_threaded)
+            munmap(s, a->len);
+        else
+            shm_object_retire(s, a->len);
         if (a->fd >= 0)
             close(a->fd);
     }
@@ -143,7 +147,7 @@ int proc_detach(struct stream *s)
     pthread_mutex_lock(&p->lock);
     int i = find_entry(p, s);
     if (i >= 0)
-        detach_entry(p, i);
+        detach_entry(p, i, 0);
     pthread_mutex_unlock(&p->lock);
     return i >= 0;
 }
@@ -181,7 +185,7 @@ static void drop_dead(struct proc *p)
     for (int i = 0; i < 64; i++) {
         struct stream *s = atomic_load_explicit(&p->att[i].s, memory_order_relaxed);
         if (s != NULL && p->att[i].owned && s->state != SLOT_ACTIVE)
-            detach_entry(p, i);
+            detach_entry(p, i, 0);
     }
 }
 
@@ -326,11 +330,17 @@ struct name_table *proc_names_of(struct pb *target)
 
 /* ---- fork ------------------------------------------------------------------------ */
 
+/* Does a child forked now stay traced into s?  (S0317-S0319) */
+static int child_inherits(const struct stream *s)
+{
+    return s->inherit == POSIX_TRACE_INHERITED && s->state == SLOT_ACTIVE;
+}
+
 static int inherits_any(struct proc *p)
 {
     for (int i = 0; i < 64; i++) {
         struct stream *s = atomic_load_explicit(&p->att[i].s, memory_order_relaxed);
-        if (s != NULL && s->inherit == POSIX_TRACE_INHERITED && s->state == SLOT_ACTIVE)
+        if (s != NULL && child_inherits(s))
             return 1;
     }
     return 0;
@@ -388,24 +398,13 @@ void proc_after_fork_child(void)
     p->pid = getpid();
     int kept = 0;
     for (int i = 0; i < 64; i++) {
-        struct attached *a = &p->att[i];
-        struct stream *s = atomic_load_explicit(&a->s, memory_order_relaxed);
+        struct stream *s = atomic_load_explicit(&p->att[i].s, memory_order_relaxed);
         if (s == NULL)
             continue;
-        if (s->inherit == POSIX_TRACE_INHERITED && s->state == SLOT_ACTIVE) {
+        if (child_inherits(s))
             kept = 1;                                   /* S0317 */
-            continue;
-        }
-        /* S0318, S0319: not traced into it. */
-        atomic_fetch_and(&p->mask, ~((uint64_t)1 << i));
-        atomic_store_explicit(&a->s, NULL, memory_order_relaxed);
-        if (a->owned) {
-            munmap(s, a->len);
-            if (a->fd >= 0)
-                close(a->fd);
-        }
-        a->owned = 0;
-        a->fd = -1;
+        else
+            detach_entry(p, i, 1);                      /* S0318, S0319 */
     }
     for (unsigned i = 0; i < p->nchildren; i++)
         munmap(p->children[i], sizeof *p->children[i]);     /* the parent's */

@@ -48,11 +48,7 @@ static void slot_free(struct stream_slot *sl)
         close(sl->fd);
     if (sl->shm_name[0] != '\0')
         shm_unlink(sl->shm_name);       /* the traced process never opened it */
-    sl->shm_name[0] = '\0';
-    sl->s = NULL;
-    sl->fd = -1;
-    sl->names = NULL;
-    sl->gen++;                          /* the trace id is dead from now on */
+    stream_slot_clear(sl);
 }
 
 /* fd: the log's descriptor, or -1 for a stream without log. */

@@ -7,7 +7,8 @@
  * between processes").  Nothing in it is a pointer valid in another process
  * except `log`, which only its controller uses.
  *
- * Locking: a stream's mutex (shared, robust) guards everything in the
+ * Locking: a stream's lock (shm_lock.h: shared between processes, and
+ * taken over from a process that died holding it) guards everything in the
  * stream.  The controller's table has a local mutex per slot, which guards
  * the slot (which mapping, which generation): an API call takes the slot's
  * lock, then the stream's, and lets the slot's go.  A mapping that a
@@ -128,6 +129,10 @@ static inline trace_id_t stream_trid(const struct stream *s)
 {
     return (trace_id_t)(s->gen << 6) | (trace_id_t)s->slot;
 }
+
+/* Empties a slot (its lock held) once its mapping is dealt with: the
+ * slot's trace id is dead from then on. */
+void stream_slot_clear(struct stream_slot *sl);
 
 /* Does a slot read these names?  (Table locked: fork.) */
 int stream_table_uses(const struct name_table *names);

@@ -44,6 +44,15 @@ static void unlock_all(void)
     pthread_mutex_unlock(&posixtrace_table.lock);
 }
 
+void stream_slot_clear(struct stream_slot *sl)
+{
+    sl->s = NULL;
+    sl->fd = -1;
+    sl->names = NULL;
+    sl->shm_name[0] = '\0';
+    sl->gen++;                          /* the trace id is dead from now on */
+}
+
 /* In the child of fork: the parent's streams are not the child's to
  * control; those it is traced into by inheritance stay attached. */
 static void after_fork_in_child(void)
@@ -63,11 +72,7 @@ static void after_fork_in_child(void)
                 if (sl->fd >= 0)
                     close(sl->fd);
             }
-            sl->s = NULL;
-            sl->fd = -1;
-            sl->names = NULL;
-            sl->shm_name[0] = '\0';
-            sl->gen++;
+            stream_slot_clear(sl);
         }
     }
     for (int i = TRACE_SYS_MAX - 1; i >= 0; i--)
