@@ -15,6 +15,7 @@
 #define CT_STREAM_H
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -75,6 +76,80 @@ static inline trace_event_id_t ct_open_id(const char *name)
     trace_event_id_t id;
     CT_SETUP_OK(posix_trace_eventid_open(name, &id));
     return id;
+}
+
+/* Opens distinct names "PREFIX.1", "PREFIX.2", ... with open (eventid_open
+ * or trid_eventid_open, named fn in messages) until the unnamed user event
+ * comes back (S0127, S0145, ruling 21): it comes after at least
+ * {TRACE_USER_EVENT_MAX}-1 named identifiers and at the latest for the
+ * {TRACE_USER_EVENT_MAX}+1-th name; past the limit a new name gets it and
+ * a name mapped before keeps its identifier; the named identifiers are
+ * distinct.  With an indeterminate or huge limit only
+ * {_POSIX_TRACE_USER_EVENT_MAX} names are opened. */
+static inline void ct_check_user_event_limit(
+    trace_id_t trid, int (*open)(trace_id_t, const char *, trace_event_id_t *),
+    const char *fn, const char *prefix)
+{
+    long limit = ct_limit_trace_user_event_max();
+    char name[64];
+    int determinate = limit > 0 && limit <= 65536;
+    long tries = determinate ? limit + 1 : _POSIX_TRACE_USER_EVENT_MAX;
+    trace_event_id_t *ids = malloc(sizeof *ids * (size_t)tries);
+    long named = 0, unnamed_at = 0;
+    CT_CHECK(ids != NULL, "out of memory");
+    if (!determinate)
+        ct_note("{TRACE_USER_EVENT_MAX} is %ld: opening only {_POSIX_TRACE_USER_EVENT_MAX} ="
+                " %d names (ruling 21)", limit, _POSIX_TRACE_USER_EVENT_MAX);
+
+    for (long i = 1; i <= tries; i++) {
+        trace_event_id_t id;
+        snprintf(name, sizeof name, "%s.%ld", prefix, i);
+        int rc = open(trid, name, &id);
+        CT_CHECK(rc == 0, "%s of name %ld (\"%s\") returned %s, expected 0: past the limit it"
+                 " returns the unnamed user event, not an error", fn, i, name, ct_errname(rc));
+        if (posix_trace_eventid_equal(trid, id, CT_UNNAMED)) {
+            unnamed_at = i;
+            break;
+        }
+        ids[named++] = id;
+    }
+    if (determinate) {
+        CT_CHECK(unnamed_at != 0,
+                 "%ld distinct names opened with {TRACE_USER_EVENT_MAX} = %ld: none returned"
+                 " POSIX_TRACE_UNNAMED_USEREVENT (ruling 21: at the latest the %ld-th)",
+                 tries, limit, limit + 1);
+        CT_CHECK(named >= limit - 1,
+                 "POSIX_TRACE_UNNAMED_USEREVENT came back for name %ld, after %ld named"
+                 " identifiers; expected at least {TRACE_USER_EVENT_MAX}-1 = %ld (ruling 21)",
+                 unnamed_at, named, limit - 1);
+        for (int k = 1; k <= 3; k++) {
+            trace_event_id_t id;
+            snprintf(name, sizeof name, "%s.beyond.%d", prefix, k);
+            CT_CHECK_OK(open(trid, name, &id));
+            CT_CHECK(posix_trace_eventid_equal(trid, id, CT_UNNAMED),
+                     "past the limit, the new name \"%s\" got %s, not"
+                     " POSIX_TRACE_UNNAMED_USEREVENT", name, CT_HEX(id));
+        }
+        /* A name mapped before the limit keeps its identifier (S0126). */
+        trace_event_id_t again;
+        snprintf(name, sizeof name, "%s.1", prefix);
+        CT_CHECK_OK(open(trid, name, &again));
+        CT_CHECK(named == 0 || posix_trace_eventid_equal(trid, again, ids[0]),
+                 "past the limit, the name mapped first got %s, not its identifier %s",
+                 CT_HEX(again), CT_HEX(ids[0]));
+    } else {
+        CT_CHECK(unnamed_at == 0 || unnamed_at == _POSIX_TRACE_USER_EVENT_MAX,
+                 "POSIX_TRACE_UNNAMED_USEREVENT came back for name %ld: the limit is at least"
+                 " {_POSIX_TRACE_USER_EVENT_MAX} = %d identifiers", unnamed_at,
+                 _POSIX_TRACE_USER_EVENT_MAX);
+    }
+    /* Pairwise up to 4096 names; beyond, each against its 64 successors. */
+    for (long i = 0; i < named; i++)
+        for (long j = i + 1; j < named && (named <= 4096 || j <= i + 64); j++)
+            CT_CHECK(!posix_trace_eventid_equal(trid, ids[i], ids[j]),
+                     "names %s.%ld and %s.%ld got equal identifiers %s", prefix, i + 1,
+                     prefix, j + 1, CT_HEX(ids[i]));
+    free(ids);
 }
 
 /* A stream created from attr (NULL: the defaults), started if start. */

@@ -128,64 +128,18 @@ CT_TEST(open_same_name, "eventid_open.same-name-same-id", "TRC",
              "the second \"ct.same\" equals the id of \"ct.same.other\"");
 }
 
+/* eventid_open as ct_check_user_event_limit opens names (no trace id). */
+static int open_in_process(trace_id_t trid, const char *name, trace_event_id_t *id)
+{
+    (void)trid;
+    return posix_trace_eventid_open(name, id);
+}
+
 CT_TEST(open_limit_unnamed, "eventid_open.limit-unnamed", "TRC",
         "posix_trace_eventid_open,posix_trace_eventid_equal")
 {
-    long limit = ct_limit_trace_user_event_max();
-    trace_id_t trid = ct_new_stream(NULL, 0);
-    char name[48];
-    int determinate = limit > 0 && limit <= 65536;
-    long tries = determinate ? limit + 1 : _POSIX_TRACE_USER_EVENT_MAX;
-    trace_event_id_t *ids = malloc(sizeof *ids * (size_t)tries);
-    long named = 0, unnamed_at = 0;
-    CT_CHECK(ids != NULL, "out of memory");
-    if (!determinate)
-        ct_note("{TRACE_USER_EVENT_MAX} is %ld: opening only {_POSIX_TRACE_USER_EVENT_MAX} ="
-                " %d names (ruling 21)", limit, _POSIX_TRACE_USER_EVENT_MAX);
-
-    for (long i = 1; i <= tries; i++) {
-        trace_event_id_t id;
-        snprintf(name, sizeof name, "ct.limit.%ld", i);
-        int rc = posix_trace_eventid_open(name, &id);
-        CT_CHECK(rc == 0, "eventid_open of name %ld (\"%s\") returned %s, expected 0: past the"
-                 " limit it returns the unnamed user event, not an error", i, name,
-                 ct_errname(rc));
-        if (posix_trace_eventid_equal(trid, id, CT_UNNAMED)) {
-            unnamed_at = i;
-            break;
-        }
-        ids[named++] = id;
-    }
-    if (determinate) {
-        CT_CHECK(unnamed_at != 0,
-                 "%ld distinct names opened with {TRACE_USER_EVENT_MAX} = %ld: none returned"
-                 " POSIX_TRACE_UNNAMED_USEREVENT (ruling 21: at the latest the %ld-th)",
-                 tries, limit, limit + 1);
-        CT_CHECK(named >= limit - 1,
-                 "POSIX_TRACE_UNNAMED_USEREVENT came back for name %ld, after %ld named"
-                 " identifiers; expected at least {TRACE_USER_EVENT_MAX}-1 = %ld (ruling 21)",
-                 unnamed_at, named, limit - 1);
-        for (int k = 1; k <= 3; k++) {
-            trace_event_id_t id;
-            snprintf(name, sizeof name, "ct.limit.beyond.%d", k);
-            CT_CHECK_OK(posix_trace_eventid_open(name, &id));
-            CT_CHECK(posix_trace_eventid_equal(trid, id, CT_UNNAMED),
-                     "past the limit, the new name \"%s\" got %s, not"
-                     " POSIX_TRACE_UNNAMED_USEREVENT", name, CT_HEX(id));
-        }
-    } else {
-        CT_CHECK(unnamed_at == 0 || unnamed_at == _POSIX_TRACE_USER_EVENT_MAX,
-                 "POSIX_TRACE_UNNAMED_USEREVENT came back for name %ld: the limit is at least"
-                 " {_POSIX_TRACE_USER_EVENT_MAX} = %d identifiers", unnamed_at,
-                 _POSIX_TRACE_USER_EVENT_MAX);
-    }
-    /* Pairwise up to 4096 names; beyond, each against its 64 successors. */
-    for (long i = 0; i < named; i++)
-        for (long j = i + 1; j < named && (named <= 4096 || j <= i + 64); j++)
-            CT_CHECK(!posix_trace_eventid_equal(trid, ids[i], ids[j]),
-                     "names ct.limit.%ld and ct.limit.%ld got equal identifiers %s", i + 1,
-                     j + 1, CT_HEX(ids[i]));
-    free(ids);
+    ct_check_user_event_limit(ct_new_stream(NULL, 0), open_in_process, "eventid_open",
+                              "ct.limit");
 }
 
 CT_TEST(open_before_stream, "eventid_open.before-stream", "TRC",
