@@ -552,9 +552,9 @@ MUTANTS = [
         "rule": "fork.inherited",
         "what": "a child is never traced into its parent's INHERITED streams",
         "edits": [("process.c",
-                   "        if (s->inherit == POSIX_TRACE_INHERITED && s->state == SLOT_ACTIVE) {\n"
+                   "        if (child_inherits(s))\n"
                    "            kept = 1;",
-                   "        if (0) {\n"
+                   "        if (0)\n"
                    "            kept = 1;")],
         "collateral": ["fork.inherited-*", "fork.close-for-child", "xbd419.pid",
                        "eventid_open.*-tri", "trid_eventid_open.*-tri", "exec.still-traced"],
@@ -564,9 +564,9 @@ MUTANTS = [
         "rule": "fork.close-for-child",
         "what": "a child is traced into its parent's CLOSE_FOR_CHILD streams too",
         "edits": [("process.c",
-                   "        if (s->inherit == POSIX_TRACE_INHERITED && s->state == SLOT_ACTIVE) {\n"
+                   "        if (child_inherits(s))\n"
                    "            kept = 1;",
-                   "        if (s->state == SLOT_ACTIVE) {\n"
+                   "        if (s->state == SLOT_ACTIVE)\n"
                    "            kept = 1;")],
         "collateral": ["fork.inherited"],
     },
