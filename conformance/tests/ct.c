@@ -88,6 +88,18 @@ const char *ct_errname(int err)
     return b;
 }
 
+const char *ct_wait_status(int st)
+{
+    static char buf[64];
+    if (WIFEXITED(st))
+        snprintf(buf, sizeof buf, "exit status %d", WEXITSTATUS(st));
+    else if (WIFSIGNALED(st))
+        snprintf(buf, sizeof buf, "signal %d", WTERMSIG(st));
+    else
+        snprintf(buf, sizeof buf, "status 0x%x", st);
+    return buf;
+}
+
 /* "EINVAL (22)", "0 (success)". */
 static void describe_err(char *buf, size_t size, int err)
 {

@@ -172,6 +172,9 @@ void ct_note(const char *fmt, ...) CT_PRINTF(1, 2);
 /* "EINVAL" for EINVAL, "0" for 0, "error 1234" for an unknown number. */
 const char *ct_errname(int err);
 
+/* How a child ended, from its wait status: "exit status 3", "signal 9". */
+const char *ct_wait_status(int st);
+
 /* The bytes of an object in hex ("0x01000000"), for values of opaque types:
  * CT_HEX(id).  The string lives until eight more calls. */
 const char *ct_hex(const void *p, size_t n);

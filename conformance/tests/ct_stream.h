@@ -78,6 +78,16 @@ static inline trace_event_id_t ct_open_id(const char *name)
     return id;
 }
 
+/* A stream created from attr (NULL: the defaults), started if start. */
+static inline trace_id_t ct_new_stream(const trace_attr_t *attr, int start)
+{
+    trace_id_t trid;
+    CT_SETUP_OK(posix_trace_create(0, attr, &trid));
+    if (start)
+        CT_SETUP_OK(posix_trace_start(trid));
+    return trid;
+}
+
 /* Opens distinct names "PREFIX.1", "PREFIX.2", ... with open (eventid_open
  * or trid_eventid_open, named fn in messages) until the unnamed user event
  * comes back (S0127, S0145, ruling 21): it comes after at least
@@ -86,9 +96,10 @@ static inline trace_event_id_t ct_open_id(const char *name)
  * a name mapped before keeps its identifier; the named identifiers are
  * distinct.  With an indeterminate or huge limit only
  * {_POSIX_TRACE_USER_EVENT_MAX} names are opened. */
-static inline void ct_check_user_event_limit(
-    trace_id_t trid, int (*open)(trace_id_t, const char *, trace_event_id_t *),
-    const char *fn, const char *prefix)
+typedef int (*ct_open_fn)(trace_id_t trid, const char *name, trace_event_id_t *id);
+
+static inline void ct_check_user_event_limit(trace_id_t trid, ct_open_fn open, const char *fn,
+                                             const char *prefix)
 {
     long limit = ct_limit_trace_user_event_max();
     char name[64];
@@ -152,14 +163,28 @@ static inline void ct_check_user_event_limit(
     free(ids);
 }
 
-/* A stream created from attr (NULL: the defaults), started if start. */
-static inline trace_id_t ct_new_stream(const trace_attr_t *attr, int start)
+/* A name of exactly {TRACE_EVENT_NAME_MAX} characters (made of tag) opens
+ * with open (fn in messages), and eventid_get_name gives it back whole
+ * (S0124 for eventid_open, S0142 for trid_eventid_open, S0138 for
+ * get_name; ruling 24: the limit excludes the NUL). */
+static inline void ct_check_name_max_opens(ct_open_fn open, const char *fn, char tag)
 {
-    trace_id_t trid;
-    CT_SETUP_OK(posix_trace_create(0, attr, &trid));
-    if (start)
-        CT_SETUP_OK(posix_trace_start(trid));
-    return trid;
+    size_t max = ct_event_name_max();
+    char *name = ct_long_name(max, tag), *back = malloc(max + 17);
+    trace_event_id_t id;
+    CT_CHECK(back != NULL, "out of memory");
+    trace_id_t trid = ct_new_stream(NULL, 0);
+    int rc = open(trid, name, &id);
+    CT_CHECK(rc == 0, "%s of a name of exactly {TRACE_EVENT_NAME_MAX} = %zu characters"
+             " returned %s, expected 0 (ruling 24: the limit excludes the NUL)", fn, max,
+             ct_errname(rc));
+    memset(back, 'x', max + 17);
+    CT_CHECK_OK(posix_trace_eventid_get_name(trid, id, back));
+    CT_CHECK(memchr(back, '\0', max + 1) != NULL && strcmp(back, name) == 0,
+             "eventid_get_name gives back a name of %zu characters, expected the %zu"
+             " opened", strnlen(back, max + 17), max);
+    free(name);
+    free(back);
 }
 
 /* A trace id that no longer names a stream (ruling 25): use it before the

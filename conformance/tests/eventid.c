@@ -44,26 +44,17 @@ CT_TEST(open_maps, "eventid_open.maps", "TRC",
              " active) gives \"%.60s\"", name);
 }
 
+/* eventid_open as the ct_check_* helpers open names (no trace id). */
+static int open_in_process(trace_id_t trid, const char *name, trace_event_id_t *id)
+{
+    (void)trid;
+    return posix_trace_eventid_open(name, id);
+}
+
 CT_TEST(open_name_max, "eventid_open.name-max", "TRC",
         "posix_trace_eventid_open,posix_trace_eventid_get_name")
 {
-    size_t max = ct_event_name_max();
-    char *name = ct_long_name(max, 'M'), *back = malloc(max + 17);
-    trace_event_id_t id;
-    CT_CHECK(back != NULL, "out of memory");
-    trace_id_t trid = ct_new_stream(NULL, 0);
-
-    int rc = posix_trace_eventid_open(name, &id);
-    CT_CHECK(rc == 0, "eventid_open of a name of exactly {TRACE_EVENT_NAME_MAX} = %zu"
-             " characters returned %s, expected 0 (ruling 24: the limit excludes the NUL)",
-             max, ct_errname(rc));
-    memset(back, 'x', max + 17);
-    CT_CHECK_OK(posix_trace_eventid_get_name(trid, id, back));
-    CT_CHECK(memchr(back, '\0', max + 1) != NULL && strcmp(back, name) == 0,
-             "eventid_get_name gives back a name of %zu characters, expected the %zu"
-             " opened", strnlen(back, max + 17), max);
-    free(name);
-    free(back);
+    ct_check_name_max_opens(open_in_process, "eventid_open", 'M');
 }
 
 CT_TEST(open_unique, "eventid_open.unique-per-process", "TRC",
@@ -126,13 +117,6 @@ CT_TEST(open_same_name, "eventid_open.same-name-same-id", "TRC",
              CT_HEX(again), CT_HEX(first));
     CT_CHECK(!posix_trace_eventid_equal(trid, other, again),
              "the second \"ct.same\" equals the id of \"ct.same.other\"");
-}
-
-/* eventid_open as ct_check_user_event_limit opens names (no trace id). */
-static int open_in_process(trace_id_t trid, const char *name, trace_event_id_t *id)
-{
-    (void)trid;
-    return posix_trace_eventid_open(name, id);
 }
 
 CT_TEST(open_limit_unnamed, "eventid_open.limit-unnamed", "TRC",

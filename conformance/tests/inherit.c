@@ -433,18 +433,6 @@ static struct kid kid_start(void (*body)(const struct side *, void *), void *arg
     return k;
 }
 
-static const char *status_text(int st)
-{
-    static char buf[64];
-    if (WIFEXITED(st))
-        snprintf(buf, sizeof buf, "exit status %d", WEXITSTATUS(st));
-    else if (WIFSIGNALED(st))
-        snprintf(buf, sizeof buf, "signal %d", WTERMSIG(st));
-    else
-        snprintf(buf, sizeof buf, "status 0x%x", st);
-    return buf;
-}
-
 /* Closes the pipes and reaps the child, killing it if it has not ended
  * within WAIT_MS; its wait status. */
 static int kid_end(struct kid *k)
@@ -484,7 +472,7 @@ static void kid_await(struct kid *k, char c, const char *what)
     if (read_within(k->from, &got, 1, WAIT_MS) == 1 && got == c)
         return;
     int st = kid_end(k);
-    CT_UNRESOLVED("the child did not report %s (it ended with %s)", what, status_text(st));
+    CT_UNRESOLVED("the child did not report %s (it ended with %s)", what, ct_wait_status(st));
 }
 
 static void kid_say(struct kid *k, char c)
@@ -498,7 +486,7 @@ static void kid_ints(struct kid *k, int *v, int n, const char *what)
     if (read_within(k->from, v, (size_t)n * sizeof *v, WAIT_MS) == (size_t)n * sizeof *v)
         return;
     int st = kid_end(k);
-    CT_UNRESOLVED("the child did not report %s (it ended with %s)", what, status_text(st));
+    CT_UNRESOLVED("the child did not report %s (it ended with %s)", what, ct_wait_status(st));
 }
 
 static void send_ints(const struct side *s, const int *v, int n)
@@ -511,7 +499,7 @@ static void kid_done(struct kid *k)
 {
     int st = kid_end(k);
     if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))
-        CT_UNRESOLVED("the child ended with %s", status_text(st));
+        CT_UNRESOLVED("the child ended with %s", ct_wait_status(st));
 }
 
 /* ---- streams and events ------------------------------------------------------------------ */

@@ -103,18 +103,6 @@ static void make_pipe(int p[2])
         CT_UNRESOLVED("pipe failed: %s", ct_errname(errno));
 }
 
-static const char *wait_status(int st)
-{
-    static char buf[64];
-    if (WIFEXITED(st))
-        snprintf(buf, sizeof buf, "exit status %d", WEXITSTATUS(st));
-    else if (WIFSIGNALED(st))
-        snprintf(buf, sizeof buf, "signal %d", WTERMSIG(st));
-    else
-        snprintf(buf, sizeof buf, "status 0x%x", st);
-    return buf;
-}
-
 /* The path of this program, for exec; NULL if the system has no way to say. */
 static const char *self_exe(void)
 {
@@ -312,7 +300,7 @@ CT_TEST(child_trid_einval, "create.EINVAL-child-trid", "TRC",
     waitpid(pid, &st, 0);
     if (n != 5)
         CT_UNRESOLVED("the child reported %d of 5 results and ended with %s", n,
-                      wait_status(st));
+                      ct_wait_status(st));
     for (int i = 0; i < 5; i++)
         CT_CHECK(rc[i] == EINVAL, "in a child made by fork, %s with the parent's trid returned"
                  " %d (%s), expected EINVAL", calls[i], rc[i], ct_errname(rc[i]));
@@ -360,7 +348,7 @@ CT_TEST(child_trid_einval_inherited, "create.EINVAL-child-trid,fork.child-not-co
     waitpid(pid, &st, 0);
     if (n != 6)
         CT_UNRESOLVED("the child reported %d of 6 results and ended with %s", n,
-                      wait_status(st));
+                      ct_wait_status(st));
     CT_RULE("create.EINVAL-child-trid");
     for (int i = 0; i < 5; i++)
         CT_CHECK(rc[i] == EINVAL, "in a child made by fork and traced into its parent's"
@@ -425,7 +413,7 @@ CT_TEST(child_not_controller, "fork.child-not-controller", "TRC",
     waitpid(pid, &st, 0);
     if (n != 5)
         CT_UNRESOLVED("the child reported %d of 5 results and ended with %s", n,
-                      wait_status(st));
+                      ct_wait_status(st));
     static const char *const calls[5] = { "stop", "clear", "shutdown", "start", "shutdown" };
     for (int i = 0; i < 5; i++)
         CT_CHECK(rc[i] != 0, "the child's %s with its parent's trid succeeded: the child of a"
@@ -487,7 +475,7 @@ CT_TEST(not_traced_without_tri, "fork.not-traced-without-tri", "TRC",
     int n = read_ints(p[0], &done, 1);
     waitpid(pid, &st, 0);
     if (n != 1)
-        CT_UNRESOLVED("the child ended with %s before recording", wait_status(st));
+        CT_UNRESOLVED("the child ended with %s before recording", ct_wait_status(st));
     posix_trace_event(id, "parent", 6);
     for (int k = 0; k < 2; k++) {
         size_t m = ct_drain(t[k], v, 64), parent = 0;
@@ -545,11 +533,11 @@ static void controller_ends(enum ending how, const char *what)
     int n = read_ints(p[0], got, 2);
     waitpid(pid, &st, 0);
     if (n != 2)
-        CT_UNRESOLVED("the child ended with %s before reporting", wait_status(st));
+        CT_UNRESOLVED("the child ended with %s before reporting", ct_wait_status(st));
     if (got[0] == 0)
         CT_UNRESOLVED("the child could not create a stream: %s", ct_errname(got[1]));
     if (how == END_KILL && !(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL))
-        CT_UNRESOLVED("the child was not killed by SIGKILL (%s)", wait_status(st));
+        CT_UNRESOLVED("the child was not killed by SIGKILL (%s)", ct_wait_status(st));
     ct_note("the child held %d streams (wanted %d; %s) when it ended by %s", got[0], want,
             got[1] ? ct_errname(got[1]) : "no error", what);
     can_create_again(got[0], what);
@@ -643,7 +631,7 @@ CT_TEST(exit_shuts_down_child_traced, "exit.shuts-down", "TRC,TRI",
     int n = read_ints(p[0], got, 3);
     waitpid(pid, &st, 0);
     if (n != 3)
-        CT_UNRESOLVED("the controller ended with %s before reporting", wait_status(st));
+        CT_UNRESOLVED("the controller ended with %s before reporting", ct_wait_status(st));
     if (got[0] == 0)
         CT_UNRESOLVED("the controller could not create a stream: %s", ct_errname(got[1]));
     if (got[2] <= 0)
@@ -698,12 +686,12 @@ CT_TEST(exec_shuts_down, "exec.shuts-down", "TRC", "posix_trace_create,execv")
     int n = read_ints(p[0], got, 5);
     waitpid(pid, &st, 0);
     if (n < 2)
-        CT_UNRESOLVED("the child ended with %s before reporting", wait_status(st));
+        CT_UNRESOLVED("the child ended with %s before reporting", ct_wait_status(st));
     if (got[0] == 0)
         CT_UNRESOLVED("the child could not create a stream: %s", ct_errname(got[1]));
     if (n != 5)
         CT_UNRESOLVED("the new image reported %d of 3 results and ended with %s", n - 2,
-                      wait_status(st));
+                      ct_wait_status(st));
     if (got[2] == -2)
         CT_UNRESOLVED("exec of %s failed: %s", exe, ct_errname(got[3]));
     ct_note("the controller held %d streams when it called exec", got[0]);
@@ -771,7 +759,7 @@ static void wait_for_image(int fd, pid_t pid)
     waitpid(pid, &st, 0);
     if (n != 1)
         CT_UNRESOLVED("the new image did not report (exec failed?); the child ended with %s",
-                      wait_status(st));
+                      ct_wait_status(st));
     if (got[0] != 0)
         CT_UNRESOLVED("eventid_open in the new image returned %s", ct_errname(got[0]));
 }

@@ -141,22 +141,7 @@ CT_TEST(name_max, "trid_eventid_open.name-max", "TRC,TEF",
 {
 #if CT_HAVE_TEF
     require_tef();
-    size_t max = ct_event_name_max();
-    char *name = ct_long_name(max, 'T'), *back = malloc(max + 17);
-    trace_event_id_t id;
-    CT_CHECK(back != NULL, "out of memory");
-    trace_id_t trid = ct_new_stream(NULL, 0);
-    int rc = posix_trace_trid_eventid_open(trid, name, &id);
-    CT_CHECK(rc == 0, "trid_eventid_open of a name of exactly {TRACE_EVENT_NAME_MAX} = %zu"
-             " characters returned %s, expected 0 (ruling 24: the limit excludes the NUL)",
-             max, ct_errname(rc));
-    memset(back, 'x', max + 17);
-    CT_CHECK_OK(posix_trace_eventid_get_name(trid, id, back));
-    CT_CHECK(memchr(back, '\0', max + 1) != NULL && strcmp(back, name) == 0,
-             "eventid_get_name gives back a name of %zu characters, expected the %zu"
-             " opened", strnlen(back, max + 17), max);
-    free(name);
-    free(back);
+    ct_check_name_max_opens(posix_trace_trid_eventid_open, "trid_eventid_open", 'T');
 #else
     NO_TEF();
 #endif
