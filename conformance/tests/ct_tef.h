@@ -263,34 +263,18 @@ static inline void ct_no_loss(trace_id_t trid)
 
 /* ---- Events whose data holds sets -------------------------------------------------- */
 
-/* Room for the data of a FILTER event (two sets) and more: a longer datum
- * still shows as longer than expected. */
-#define CT_SETS_DATA (2 * sizeof(trace_event_set_t) + 64)
-
-struct ct_sev {
-    struct posix_trace_event_info info;
-    size_t len;
-    unsigned char data[CT_SETS_DATA];
-};
-
-/* The next event of trid, without blocking (trygetnext, a setup): 1, or 0 if
- * the stream is empty. */
-static inline int ct_next_sev(trace_id_t trid, struct ct_sev *e)
-{
-    int unavailable = -1;
-    e->len = 0;
-    CT_SETUP_OK(posix_trace_trygetnext_event(trid, &e->info, e->data, sizeof e->data,
-                                             &e->len, &unavailable));
-    return unavailable == 0;
-}
+/* Events are read into a struct ct_rec (ct_stream.h): its buffer holds the
+ * two sets of a FILTER event and more, so a longer datum still shows as
+ * longer than expected. */
+_Static_assert(CT_REC_DATA > 2 * sizeof(trace_event_set_t), "a FILTER event's data fits");
 
 /* Reads every event available now into v; returns how many there were.
  * More than max ends the test UNRESOLVED (the tests record fewer). */
-static inline size_t ct_drain_sev(trace_id_t trid, struct ct_sev *v, size_t max)
+static inline size_t ct_drain_sev(trace_id_t trid, struct ct_rec *v, size_t max)
 {
     size_t n = 0;
-    struct ct_sev e;
-    while (ct_next_sev(trid, &e)) {
+    struct ct_rec e;
+    while (ct_next_event(trid, &e)) {
         if (n == max)
             CT_UNRESOLVED("the stream holds more than the %zu events the test expects at most",
                           max);
@@ -300,7 +284,7 @@ static inline size_t ct_drain_sev(trace_id_t trid, struct ct_sev *v, size_t max)
 }
 
 /* The k-th trace_event_set_t of an event's data (k = 0 or 1). */
-static inline trace_event_set_t ct_set_in(const struct ct_sev *e, int k)
+static inline trace_event_set_t ct_set_in(const struct ct_rec *e, int k)
 {
     trace_event_set_t s;
     memcpy(&s, e->data + (size_t)k * sizeof s, sizeof s);
@@ -308,7 +292,7 @@ static inline trace_event_set_t ct_set_in(const struct ct_sev *e, int k)
 }
 
 /* Does e carry a user event of type id with data seq (ct_record_seq)? */
-static inline int ct_is_seq(trace_id_t trid, const struct ct_sev *e, trace_event_id_t id,
+static inline int ct_is_seq(trace_id_t trid, const struct ct_rec *e, trace_event_id_t id,
                             unsigned seq)
 {
     unsigned got;
@@ -319,7 +303,7 @@ static inline int ct_is_seq(trace_id_t trid, const struct ct_sev *e, trace_event
 }
 
 /* How many events of v[0..n) are of type id with data seq. */
-static inline int ct_count_seq(trace_id_t trid, const struct ct_sev *v, size_t n,
+static inline int ct_count_seq(trace_id_t trid, const struct ct_rec *v, size_t n,
                                trace_event_id_t id, unsigned seq)
 {
     int c = 0;

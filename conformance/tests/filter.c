@@ -124,13 +124,13 @@ static trace_event_id_t T(const struct fixture *f, int i)
 }
 
 /* Does v[0..n) hold exactly one event of user type i with data seq? */
-static int present(const struct fixture *f, trace_id_t trid, const struct ct_sev *v, size_t n,
+static int present(const struct fixture *f, trace_id_t trid, const struct ct_rec *v, size_t n,
                    int i, unsigned seq)
 {
     return ct_count_seq(trid, v, n, T(f, i), seq) == 1;
 }
 
-static int absent(const struct fixture *f, trace_id_t trid, const struct ct_sev *v, size_t n,
+static int absent(const struct fixture *f, trace_id_t trid, const struct ct_rec *v, size_t n,
                   int i, unsigned seq)
 {
     return ct_count_seq(trid, v, n, T(f, i), seq) == 0;
@@ -319,7 +319,7 @@ CT_TEST(set_filter_when, "set_filter.when", "TRC,TEF",
 #if CT_HAVE_TEF
     require_tef();
     struct fixture f;
-    struct ct_sev v[MAX_EV];
+    struct ct_rec v[MAX_EV];
     fixture(&f);
     trace_id_t trid = ct_tef_stream(0);
 
@@ -364,7 +364,7 @@ CT_TEST(set_filter_default_none, "set_filter.default-none", "TRC,TEF",
 #if CT_HAVE_TEF
     require_tef();
     struct fixture f;
-    struct ct_sev v[MAX_EV];
+    struct ct_rec v[MAX_EV];
     fixture(&f);
     trace_id_t trid = ct_tef_stream(0);
     trace_event_id_t tid;
@@ -396,7 +396,7 @@ CT_TEST(event_filtered_no_effect, "event.filtered-no-effect", "TRC,TEF",
 #if CT_HAVE_TEF
     require_tef();
     struct fixture f;
-    struct ct_sev v[MAX_EV];
+    struct ct_rec v[MAX_EV];
     fixture(&f);
     /* Two streams of the process (ruling 20): one filters types 0 and 2, the
      * other type 1. */
@@ -482,7 +482,7 @@ CT_TEST(start_data_tef, "xsh211.start-data-tef", "TRC,TEF",
 #if CT_HAVE_TEF
     require_tef();
     struct fixture f;
-    struct ct_sev v[MAX_EV];
+    struct ct_rec v[MAX_EV];
     fixture(&f);
     trace_id_t trid = ct_tef_stream(0);
     /* The filter in force at each start: none; {0, 1} set while suspended;
@@ -535,7 +535,7 @@ CT_TEST(set_filter_filter_event, "set_filter.filter-event", "TRC,TEF",
 #if CT_HAVE_TEF
     require_tef();
     struct fixture f;
-    struct ct_sev v[MAX_EV];
+    struct ct_rec v[MAX_EV];
     fixture(&f);
     /* User type 7 marks the calls: its event k follows the k-th set_filter
      * on the running stream (never filtered). */
@@ -604,7 +604,7 @@ CT_TEST(set_filter_suspended_no_event, "set_filter.no-filter-event-suspended", "
 #if CT_HAVE_TEF
     require_tef();
     struct fixture f;
-    struct ct_sev v[MAX_EV];
+    struct ct_rec v[MAX_EV];
     fixture(&f);
     trace_id_t trid = ct_tef_stream(0);
     /* Never started: SET, ADD, SUB. */
@@ -649,7 +649,7 @@ CT_TEST(objects_only, "eventset.objects-only", "TRC,TEF",
 #if CT_HAVE_TEF
     require_tef();
     struct fixture f;
-    struct ct_sev v[MAX_EV];
+    struct ct_rec v[MAX_EV];
     fixture(&f);
     trace_id_t trid = ct_tef_stream(0);
     trace_event_set_t s, got;

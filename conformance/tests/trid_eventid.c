@@ -55,11 +55,11 @@ static void expect_name(trace_id_t trid, trace_event_id_t id, const char *name, 
  * event back: it must carry id. */
 static void expect_recorded(trace_id_t trid, trace_event_id_t id, unsigned seq, const char *on)
 {
-    struct ct_sev e;
+    struct ct_rec e;
     int found = 0;
     ct_record_seq(id, seq);
     CT_SETUP_OK(posix_trace_stop(trid));
-    while (!found && ct_next_sev(trid, &e)) {
+    while (!found && ct_next_event(trid, &e)) {
         unsigned got;
         if (e.len == sizeof got && (memcpy(&got, e.data, sizeof got), got == seq) &&
             !posix_trace_eventid_equal(trid, e.info.posix_event_id, POSIX_TRACE_STOP) &&
@@ -207,7 +207,7 @@ CT_TEST(same_name_same_id, "trid_eventid_open.same-name-same-id", "TRC,TEF",
     CT_CHECK(!posix_trace_eventid_equal(trid, s1, other) && !posix_trace_eventid_equal(trid, t1, other),
              "a name opened again got the identifier of another name (%s)", CT_HEX(other));
     /* The events say the same: one type. */
-    struct ct_sev v[8];
+    struct ct_rec v[8];
     ct_record_seq(s1, 1);
     ct_record_seq(p1, 2);
     CT_SETUP_OK(posix_trace_stop(trid));
