@@ -37,7 +37,7 @@ static int size_allowed(size_t len)
  * unlinks it: before it names an object of its own, the library removes
  * those of creators that have gone.  A creator still running, or a pid
  * reused since, keeps its names.  Linux keeps the names in /dev/shm. */
-void shm_sweep_orphans(void)
+static void sweep_orphans(void)
 {
     DIR *d = opendir("/dev/shm");
     if (d == NULL)
@@ -72,7 +72,7 @@ void *shm_object_create(size_t len, char *name, int *fd)
         return NULL;
     }
     if (name != NULL)
-        shm_sweep_orphans();
+        sweep_orphans();
     for (int tries = 0; f < 0 && tries < 64; tries++) {
         struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);

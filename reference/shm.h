@@ -23,12 +23,9 @@
  * unlinked, and where the system has no shared memory objects (no /dev/shm)
  * an anonymous shared mapping stands in (*fd is then -1: the object is
  * shared with children forked later, and does not survive exec).  NULL with
- * errno set (ENOMEM, ENOSPC, EMFILE, ...). */
+ * errno set (ENOMEM, ENOSPC, EMFILE, ...).  Before it names an object it
+ * unlinks the names left by creators that have ended (shm.c). */
 void *shm_object_create(size_t len, char *name, int *fd);
-
-/* Unlinks the named objects whose creator has ended (called by
- * shm_object_create before it names one). */
-void shm_sweep_orphans(void);
 
 /* Maps the whole object open on fd (its size from fstat) read-write; *len
  * is its size.  NULL on failure or if it is smaller than min. */
