@@ -3,9 +3,9 @@
 
 The catalogue (conformance/catalogue.tsv) has one row per rule of the specification;
 conformance/sids_not_applicable.tsv lists the "shall" sentences (S-IDs) that no rule covers,
-each with its reason.  This module checks both files against the specification text in the
-shared directory (../shared/spec relative to the repository root, or $POSIXTRACE_SPEC_DIR)
-and computes the S-ID coverage.  Standard library only.
+each with its reason.  This module checks both files against the specification (spec/ in the
+repository, read through harness/spec.py; $POSIXTRACE_SPEC_DIR adds the full pages) and
+computes the S-ID coverage.  Standard library only.
 
     /usr/bin/python3 harness/catalogue.py check              summary; exit 1 on any problem
     /usr/bin/python3 harness/catalogue.py list [--option TRC] [--testable yes|no] [--errors]
@@ -19,8 +19,11 @@ import difflib
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import spec as speclib  # noqa: E402  (harness/spec.py: the one lookup of the specification)
 
 CATALOGUE = Path('conformance/catalogue.tsv')
 NOT_APPLICABLE = Path('conformance/sids_not_applicable.tsv')
@@ -28,7 +31,7 @@ RULINGS = Path('conformance/rulings.md')
 HEADER = ['id', 'option', 'functions', 'sources', 'testable', 'summary']
 NA_HEADER = ['sid', 'reason']
 OPTIONS = ('TRC', 'TEF', 'TRI', 'TRL', 'KSP')
-KSP_STEM = 'kernel-slot-protocol'
+KSP_STEM = speclib.KSP_FILE.rsplit('.', 1)[0]   # as a source stem of the catalogue
 
 ID_RE = re.compile(r'^[A-Za-z0-9_.-]+$')
 KSP_ID_RE = re.compile(r'^KSP-([1-9][0-9]*)$')
@@ -75,62 +78,19 @@ class Rule:
                 'sources': self.sids, 'testable': self.testable, 'summary': self.summary}
 
 
-@dataclass
-class Spec:
-    shall: dict                    # S-ID -> (source file, section, sentence)
-    stems: set                     # spec file stems that exist
-    functions: set                 # the 50 posix_trace_* names of <trace.h>
-    ksp_sections: dict             # KSP number -> section number of the slot protocol
-    dir: Path = field(default=None)
-
-
 def default_repo_root():
     return Path(__file__).resolve().parent.parent
 
 
-def spec_dir(repo_root):
-    """The shared spec directory: $POSIXTRACE_SPEC_DIR, or ../shared/spec next to the repo.
-
-    $POSIXTRACE_SPEC_DIR may name the spec directory itself or the shared directory above it."""
-    env = os.environ.get('POSIXTRACE_SPEC_DIR')
-    base = Path(env) if env else Path(repo_root).resolve().parent / 'shared'
-    if (base / 'posix').is_dir():
-        return base
-    return base / 'spec'
-
-
 def load_spec(repo_root):
-    d = spec_dir(repo_root)
-    tsv = d / 'posix' / 'SHALL_STATEMENTS.tsv'
+    """The specification (harness/spec.py): the shall sentences, the KSP sections, the page
+    stems and the functions of <trace.h>.  CatalogueError if it cannot be read."""
     try:
-        lines = tsv.read_text(encoding='utf-8').splitlines()
-    except OSError as e:
-        raise CatalogueError(f'{tsv}: cannot read the S-ID list ({e.strerror}); '
-                             'set POSIXTRACE_SPEC_DIR to the shared spec directory') from None
-    shall = {}
-    for line in lines[1:]:
-        if not line.strip():
-            continue
-        cols = line.split('\t')
-        shall[cols[0]] = (cols[1], cols[2] if len(cols) > 2 else '', cols[3] if len(cols) > 3 else '')
-    text_dir = d / 'posix' / 'issue7-2016'
-    stems = {p.stem for p in text_dir.glob('*.txt')}
-    functions = set()
-    trace_h = text_dir / 'xbd_trace.h.txt'
-    if trace_h.exists():
-        functions = set(re.findall(r'\b(posix_trace_\w+)\(', trace_h.read_text(encoding='utf-8')))
-    ksp_sections = {}
-    ksp = d / f'{KSP_STEM}.md'
-    if ksp.exists():
-        section = None
-        for line in ksp.read_text(encoding='utf-8').splitlines():
-            m = re.match(r'^## ([0-9]+)\.', line)
-            if m:
-                section = m.group(1)
-            m = re.match(r'^- KSP-([0-9]+)\.', line)
-            if m:
-                ksp_sections[int(m.group(1))] = section
-    return Spec(shall, stems, functions, ksp_sections, d)
+        s = speclib.Spec(repo_root)
+        s.stems, s.functions               # the facts of the pages: read now, fail now
+    except speclib.SpecError as e:
+        raise CatalogueError(str(e)) from None
+    return s
 
 
 def _read_tsv(path, header):

@@ -9,6 +9,7 @@ import html
 import json
 
 from protocol import CODES
+from results import spec_note
 
 CSS = """
 :root { --pass:#1a7f37; --fail:#cf222e; --unres:#bc4c00; --unsup:#57606a; --untest:#8c959f;
@@ -305,6 +306,7 @@ def render(doc):
         head.append('<p class="muted">Partial run: %s</p>' % e(s.get("selection")))
     for w in s.get("warnings", []):
         head.append('<p class="muted">Warning: %s</p>' % e(w))
+    head.append('<p class="muted">%s</p>' % e(spec_note(doc)))
     head.append('<p class="muted">Results: PASS the rule holds; FAIL it is broken; UNRESOLVED a '
                 'test could not decide (setup failed, crash, hang); UNSUPPORTED an option the '
                 'implementation does not provide; UNTESTED no test, or not testable. '

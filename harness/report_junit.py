@@ -8,6 +8,8 @@ executables; a testcase's classname is its executable.
 import re
 import xml.etree.ElementTree as ET
 
+from results import spec_note
+
 # Characters XML 1.0 cannot hold, even escaped.
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -37,6 +39,8 @@ def write(doc, path):
             "skipped": str(sum(t["result"] in ("UNSUPPORTED", "UNTESTED") for t in tests)),
             "time": "%.3f" % (sum(t["duration_ms"] for t in tests) / 1000.0),
         })
+        ET.SubElement(ET.SubElement(suite, "properties"), "property",
+                      {"name": "specification", "value": _clean(spec_note(doc))})
         for t in tests:
             case = ET.SubElement(suite, "testcase", {
                 "name": _clean(t["id"]), "classname": _clean(name),

@@ -1,6 +1,7 @@
 """The terminal summary of a conformance run (from the report document)."""
 
 from protocol import CODES
+from results import spec_note
 
 
 def _counts(c):
@@ -61,6 +62,7 @@ def summary(doc, verbose=False, max_failures=50, reports=()):
             out.append("  %-10s %s: %s" % (t["result"], t["id"], t["message"]))
     for w in s.get("warnings", []):
         out.append("warning: %s" % w)
+    out.append(spec_note(doc))
     out.append("")
     out.append(s["verdict"]["text"])
     if reports:

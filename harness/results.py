@@ -135,10 +135,25 @@ def build(*, implementation, rules, rule_order, tests, test_results, spec, parti
         "summary": {"rules": rc, "tests": tc, "duration_s": round(duration_s, 2),
                     "verdict": verdict(rc, tc, partial), "jobs": jobs, "timeout_s": timeout,
                     "partial": partial, "selection": selection,
-                    "spec_dir": spec.directory, "warnings": list(warnings)},
+                    "spec_dir": spec.directory, "spec": spec.describe(),
+                    "warnings": list(warnings) + list(spec.problems)},
         "rules": rule_docs,
         "tests": test_docs,
     }
+
+
+def spec_note(doc):
+    """One line on the specification a report quotes: where the shall sentences came from,
+    and whether the full specification pages were there (POSIXTRACE_SPEC_DIR)."""
+    sp = doc["summary"].get("spec") or {}
+    if not sp.get("sentences"):
+        said = "no shall sentences could be read: rules are shown without their text"
+    else:
+        said = "%d shall sentences from %s" % (sp["sentences"], sp["statements"])
+    if sp.get("full_pages"):
+        return "specification: %s; full pages from %s" % (said, sp["full_pages"])
+    return ("specification: %s; the full specification pages were not there (set "
+            "POSIXTRACE_SPEC_DIR to a folder holding posix/issue7-2016/)" % said)
 
 
 def failing_rules(doc, ignore_gaps=False):

@@ -581,7 +581,7 @@ def run(args):
         if unknown:
             warnings.append("known gaps name rules not in the catalogue: %s" % ", ".join(unknown))
     order = [rid for rid in book.ids() if report_rules is None or rid in report_rules]
-    spec = Spec(root)
+    spec = Spec.tolerant(root)
     doc = results.build(implementation=implementation, rules=book.rules, rule_order=order,
                         tests=chosen, test_results=test_results, spec=spec,
                         partial=selection is not None, selection=selection,

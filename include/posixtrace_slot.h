@@ -3,7 +3,7 @@
  * its header word, and the class, event and buffer constants of the
  * instrumented kernel that the reference simulates.
  *
- * The specification is shared/spec/kernel-slot-protocol.md (rules KSP-1 to
+ * The specification is spec/kernel-slot-protocol.md (rules KSP-1 to
  * KSP-25, cited below).  The names are those of QNX Neutrino 6.x, so that
  * code written against QNX's <sys/trace.h> reads the same here; the
  * definitions are this project's, written from the specification.  Names

@@ -1,7 +1,7 @@
 /*
  * kernel_sim.h -- the simulated instrumented kernel: CPUs with their cycle
  * counters, a seeded workload, the ring of kernel buffers and the logger
- * that drains them into a trace file (shared/spec/kernel-slot-protocol.md,
+ * that drains them into a trace file (spec/kernel-slot-protocol.md,
  * rules KSP-15..KSP-24; reference/KERNEL.md describes the model).
  *
  * Everything goes through the one slot codec (slot_codec.h, trace_file.h):

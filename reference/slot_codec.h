@@ -7,7 +7,7 @@
  *
  * Everything that reads or writes slots uses this code: the POSIX trace log
  * file (POSIX events as USER-class slot events) and the simulated kernel
- * trace.  Rules KSP-n are those of shared/spec/kernel-slot-protocol.md;
+ * trace.  Rules KSP-n are those of spec/kernel-slot-protocol.md;
  * reference/SLOTS.md documents the API and the choices made.
  *
  * Slots handled here are in host byte order; trace_file.h converts a file's

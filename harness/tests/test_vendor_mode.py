@@ -32,12 +32,6 @@ sys.path.insert(0, os.path.join(HARNESS, "mutants"))
 import build as mb          # noqa: E402
 import mutants as mm        # noqa: E402
 
-SPEC_ENV = {}
-if not os.environ.get("POSIXTRACE_SPEC_DIR"):
-    _spec = os.path.normpath(os.path.join(REPO, os.pardir, "shared", "spec"))
-    if os.path.isdir(_spec):
-        SPEC_ENV["POSIXTRACE_SPEC_DIR"] = _spec
-
 
 def by_id(items):
     return {x["id"]: x for x in items}
@@ -65,7 +59,7 @@ def baseline(tmp_path_factory):
     progs.link(lib, build_dir)
     doc, _ = mb.run_harness(REPO, build_dir, os.path.join(wd, "base-reports"),
                             "--name", "reference as a vendor's",
-                            env=dict(os.environ, **SPEC_ENV),
+                            env=dict(os.environ),
                             programs=progs.programs(build_dir))
     return {"impl": impl, "progs": progs, "doc": doc, "dir": wd}
 
@@ -118,7 +112,7 @@ def test_variant_header_through_configure(baseline, tmp_path):
 
     tree = str(tmp_path / "tree")
     _copy_tree(tree)
-    env = dict(os.environ, **SPEC_ENV)
+    env = dict(os.environ)
     p = subprocess.run(["sh", "./configure", "--with-trace-cflags=-I" + impl.include,
                         "--with-trace-libs=%s -pthread" % lib], cwd=tree, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -202,7 +196,7 @@ def test_mutant_is_caught(mutant, baseline, tmp_path):
     baseline["progs"].link(lib, build_dir)
     doc, _ = mb.run_harness(REPO, build_dir, str(tmp_path / "reports"),
                             "--name", "mutant " + mutant["name"],
-                            env=dict(os.environ, **SPEC_ENV),
+                            env=dict(os.environ),
                             programs=baseline["progs"].programs(build_dir))
     rules = by_id(doc["rules"])
     got = rules[target]
@@ -238,7 +232,7 @@ def test_crash_and_hang(baseline, tmp_path):
     baseline["progs"].link(lib, build_dir)
     reports = str(tmp_path / "reports")
     doc, p = mb.run_harness(REPO, build_dir, reports, "--name", "crash-and-hang", timeout=2,
-                            env=dict(os.environ, **SPEC_ENV),
+                            env=dict(os.environ),
                             programs=baseline["progs"].programs(build_dir))
     t = by_id(doc["tests"])
     # posix_trace_attr_setname crashes: FAIL with the signal's name.

@@ -1,7 +1,7 @@
 /*
  * check_log.h -- helpers of the trace log's unit tests (check_log_*.c):
  * streams with a log on a temporary file, logs opened and read back whole,
- * waiting for a flush.  Rules: S-IDs of shared/spec/posix/SHALL_STATEMENTS.tsv
+ * waiting for a flush.  Rules: S-IDs of spec/posix/SHALL_STATEMENTS.tsv
  * and the sections of reference/LOGFORMAT.md.
  */
 #ifndef CHECK_LOG_H

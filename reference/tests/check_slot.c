@@ -1,7 +1,7 @@
 /*
  * check_slot.c -- the slot codec (reference/slot_codec.h) and the trace file
  * header (reference/trace_file.h) against the kernel slot protocol, rules
- * KSP-1..KSP-25 of shared/spec/kernel-slot-protocol.md.
+ * KSP-1..KSP-25 of spec/kernel-slot-protocol.md.
  *
  * Each test names the rules it checks.  Random inputs come from a seeded
  * xorshift generator, so every run sees the same inputs.

@@ -5,7 +5,7 @@
  * These are the reference's own unit tests: they may rely on every choice
  * recorded in reference/DESIGN.md and on the simulation control header
  * <posixtrace_sim.h>.  Rule identifiers (Snnnn) refer to
- * shared/spec/posix/SHALL_STATEMENTS.tsv.
+ * spec/posix/SHALL_STATEMENTS.tsv.
  */
 #ifndef POSIXTRACE_TEST_UTIL_H
 #define POSIXTRACE_TEST_UTIL_H
