@@ -15,9 +15,10 @@
 # Writes OUTDIR/NAME_probe.h, which defines CT_PROBE_ERRORS: the first error
 # line of each part that did not compile, as C strings.  Prints two lines:
 # the flags the test program is compiled with (-DCT_PROBE_<part>=1 or 0 for
-# each part, and -include of that header, quoted for the shell), and the
-# objects it is linked with (the parts that compiled).  Used by mk/harness.mk
-# and harness/mutants/build.py, so that both build the test the same way.
+# each part, and -include of that header), and the objects it is linked
+# with (the parts that compiled), paths quoted for the shell.  Used by
+# mk/harness.mk and harness/mutants/build.py, so that both build the test
+# the same way.
 set -u
 name=$1 outdir=$2
 shift 2
@@ -32,6 +33,11 @@ for arg; do
     shift
     [ "$arg" = -Werror ] || set -- "$@" "$arg"
 done
+
+# A path in single quotes for the shell (a quote in it closed, escaped, reopened).
+quote() {
+    printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
 
 for part in $parts; do
     ( "$@" -DCT_PROBE_PART_"$part" -c -o "$outdir/${name}_$part.o" "$src" \
@@ -49,7 +55,7 @@ for part in $parts; do
     cat "$outdir/${name}_$part.log" >> "$log"
     if [ "$(cat "$outdir/${name}_$part.rc")" = 0 ]; then
         flags="$flags -DCT_PROBE_$part=1"
-        objs="$objs $outdir/${name}_$part.o"
+        objs="$objs $(quote "$outdir/${name}_$part.o")"
     else
         flags="$flags -DCT_PROBE_$part=0"
         # The first line that says "error", else the first line; as a C string.
@@ -61,6 +67,4 @@ for part in $parts; do
     rm -f "$outdir/${name}_$part.log" "$outdir/${name}_$part.rc"
 done
 printf '\n' >> "$header"
-# The header's path in single quotes (a quote in it closed, escaped, reopened).
-quoted=$(printf '%s' "$header" | sed "s/'/'\\\\''/g")
-printf "%s -include '%s'\n%s\n" "$flags" "$quoted" "$objs"
+printf '%s -include %s\n%s\n' "$flags" "$(quote "$header")" "$objs"

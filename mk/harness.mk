@@ -115,7 +115,7 @@ CT_PROBED_BINS = $(CT_PROBE_SRCS:conformance/probes/%.c=build/conformance/%)
 $(CT_PROBED_BINS): build/conformance/%: $(CT_DIR)/%.c conformance/probes/%.c \
                    harness/probe.sh $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK)
 	@mkdir -p $(@D) build/harness/deps
-	@out=$$(sh harness/probe.sh $* $(PROBE_DIR) $(CC) $(HARNESS_CFLAGS)) || exit 1; \
+	@out=$$(sh harness/probe.sh $* "$(PROBE_DIR)" $(CC) $(HARNESS_CFLAGS)) || exit 1; \
 	flags=$$(echo "$$out" | sed -n 1p); objs=$$(echo "$$out" | sed -n 2p); \
 	echo "$(CC) ... $$flags -o $@"; \
 	eval "$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) $$flags -o $@ $< $$objs $(CT_OBJ) \
