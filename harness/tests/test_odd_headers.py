@@ -11,11 +11,11 @@ POSIX_TRACE_INHERITED) and libc0/, libc1/ (the 28 listed constants numbered
 spelling, no POSIX_TRACE_ERROR, a pointer trace_id_t in libc1); none defines
 a limit, and nominima/ is a <limits.h> without the four _POSIX_TRACE_*_MAX.
 
-Every conformance/tests/*.c must compile against each (-fsyntax-only; the
-probed ones with harness/probe.sh's flags, as mk/harness.mk builds them), and
-the compile probes must find missing exactly what is missing.  Then a header
-with one declaration removed or mistyped: only that probe part fails, and no
-test file that does not use the name stops compiling.
+Every conformance/tests/*.c and harness/profile.c must compile against each
+(-fsyntax-only; the probed ones with harness/probe.sh's flags, as
+mk/harness.mk builds them), and the compile probes must find missing exactly
+what is missing.  Then a header with one declaration removed or mistyped:
+only that probe part fails, and the header programs still compile.
 """
 
 import concurrent.futures
@@ -32,6 +32,7 @@ from conftest import FIXTURES, REPO
 ODD = os.path.join(FIXTURES, "odd_headers")
 TESTS = os.path.join(REPO, "conformance", "tests")
 PROBES = os.path.join(REPO, "conformance", "probes")
+PROFILE = os.path.join(REPO, "harness", "profile.c")      # built against the header too
 CC = os.environ.get("CC", "cc")
 CFLAGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-Wall", "-Wextra", "-Werror"]
 JOBS = max(2, os.cpu_count() or 2)
@@ -57,8 +58,9 @@ def _run(argv):
 
 
 def _probe(name, cflags, outdir):
-    """harness/probe.sh for one test: (test flags, the parts that did not compile)."""
-    rc, out = _run(["sh", "harness/probe.sh", name, outdir, CC] + cflags)
+    """harness/probe.sh for one test: (test flags, the parts that did not compile).
+    -fsyntax-only: nothing is linked here, so the parts need no objects."""
+    rc, out = _run(["sh", "harness/probe.sh", name, outdir, CC] + cflags + ["-fsyntax-only"])
     assert rc == 0, "harness/probe.sh %s failed:\n%s" % (name, out)
     flags = shlex.split(out.splitlines()[0])
     missing = {m.group(1) for f in flags for m in [re.match(r"-DCT_PROBE_(\w+)=0$", f)] if m}
@@ -66,8 +68,8 @@ def _probe(name, cflags, outdir):
 
 
 def compile_suite(include_dirs, outdir, only=None, werror=True):
-    """Runs every probe and compiles ct.c and every test (or those named in
-    only) against include_dirs.  Returns (failures: {test file: first error
+    """Runs every probe and compiles ct.c, every test and the profile (or those
+    named in only) against include_dirs.  Returns (failures: {test file: first error
     lines}, missing: {probed test: parts that did not compile}).  werror=False
     compiles as for a vendor (mk/harness.mk drops -Werror there)."""
     cflags = [f for f in CFLAGS if werror or f != "-Werror"] + ["-I" + d for d in include_dirs]
@@ -75,7 +77,7 @@ def compile_suite(include_dirs, outdir, only=None, werror=True):
     with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as pool:
         probes = dict(zip(probed, pool.map(
             lambda n: _probe(n, cflags, os.path.join(outdir, "probes")), probed)))
-        sources = sorted(s for s in glob.glob(os.path.join(TESTS, "*.c"))
+        sources = sorted(s for s in glob.glob(os.path.join(TESTS, "*.c")) + [PROFILE]
                          if only is None or os.path.basename(s) in only)
 
         def compile_one(src):
