@@ -458,7 +458,10 @@ static void types_and_constants(void)
     open_obj("event_ids");          /* bytes of each trace_event_id_t constant */
 #define ID(x) do { trace_event_id_t id_ = (x); key(#x); hex(&id_, sizeof id_); } while (0);
     ID(POSIX_TRACE_START) ID(POSIX_TRACE_STOP) ID(POSIX_TRACE_OVERFLOW)
-    ID(POSIX_TRACE_RESUME) ID(POSIX_TRACE_ERROR)
+    ID(POSIX_TRACE_RESUME)
+#ifdef POSIX_TRACE_ERROR            /* required (ruling 2), but often missing */
+    ID(POSIX_TRACE_ERROR)
+#endif
 #ifdef POSIX_TRACE_UNNAMED_USEREVENT
     ID(POSIX_TRACE_UNNAMED_USEREVENT)
 #endif

@@ -104,15 +104,18 @@ check-pytest: conformance-build
 check-mutants: conformance-build
 	$(PYTHON) -m pytest -q harness/tests/test_vendor_mode.py
 
-# The <sys/types.h> probe (conformance/probes/sys_types_h.c): harness/probe.sh
-# compiles each part on its own and says with which flags and objects the
-# test program is built.
-PROBE_DIR = build/harness/probes
+# Tests with a compile probe (conformance/probes/NAME.c for conformance/tests/
+# NAME.c: the header rules, conformance/tests/ct_probe.h): harness/probe.sh
+# compiles each part of the probe on its own and says with which flags and
+# objects the test program is built.
+PROBE_DIR      = build/harness/probes
+CT_PROBE_SRCS  = $(wildcard conformance/probes/*.c)
+CT_PROBED_BINS = $(CT_PROBE_SRCS:conformance/probes/%.c=build/conformance/%)
 
-build/conformance/sys_types_h: $(CT_DIR)/sys_types_h.c conformance/probes/sys_types_h.c \
-                               harness/probe.sh $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK)
+$(CT_PROBED_BINS): build/conformance/%: $(CT_DIR)/%.c conformance/probes/%.c \
+                   harness/probe.sh $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK)
 	@mkdir -p $(@D) build/harness/deps
-	@out=$$(sh harness/probe.sh sys_types_h $(PROBE_DIR) $(CC) $(HARNESS_CFLAGS)) || exit 1; \
+	@out=$$(sh harness/probe.sh $* "$(PROBE_DIR)" $(CC) $(HARNESS_CFLAGS)) || exit 1; \
 	flags=$$(echo "$$out" | sed -n 1p); objs=$$(echo "$$out" | sed -n 2p); \
 	echo "$(CC) ... $$flags -o $@"; \
 	eval "$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) $$flags -o $@ $< $$objs $(CT_OBJ) \

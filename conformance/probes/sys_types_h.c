@@ -3,10 +3,10 @@
  * sys_types_h.trace_event_set_t (XBD <sys/types.h>): <sys/types.h> alone,
  * without <trace.h>, defines the trace types.
  *
- * This translation unit includes nothing else.  mk/harness.mk compiles it
- * twice on its own, with CT_PROBE_PART_TRC and with CT_PROBE_PART_TEF; each
- * part that does not compile makes conformance/tests/sys_types_h.c report
- * the compiler's message as the failure.
+ * This translation unit includes nothing else.  harness/probe.sh compiles
+ * it twice on its own, with CT_PROBE_PART_TRC and with CT_PROBE_PART_TEF;
+ * each part that does not compile makes conformance/tests/sys_types_h.c
+ * report the compiler's message as the failure.
  */
 #include <sys/types.h>
 

@@ -28,14 +28,6 @@
 #include "ct.h"
 #include "ct_stream.h"
 
-/* {_POSIX_TRACE_NAME_MAX}, the minimum of {TRACE_NAME_MAX}: 8 (XBD <limits.h>;
- * its presence is checked in unistd_limits.c, not assumed here). */
-#ifdef _POSIX_TRACE_NAME_MAX
-#define MIN_NAME_MAX _POSIX_TRACE_NAME_MAX
-#else
-#define MIN_NAME_MAX 8
-#endif
-
 #define GUARD 16
 #define GUARD_BYTE 0x5a
 
@@ -329,7 +321,7 @@ CT_TEST(setname_short, "attr_setname.sets", "TRC",
      * implementation. */
     check_name_kept("ct");
     check_name_kept("c t-7");
-    char *seven = make_name(MIN_NAME_MAX - 1);
+    char *seven = make_name(CT_MIN_TRACE_NAME_MAX - 1);
     check_name_kept(seven);
     free(seven);
 }

@@ -427,20 +427,20 @@ CT_TEST(trid_usable, "create.trid-usable", "TRC",
 CT_TEST(several_streams, "create.several-streams", "TRC",
         "posix_trace_create,posix_trace_shutdown")
 {
-    trace_id_t t[CT_MIN_SYS_MAX];
+    trace_id_t t[CT_MIN_TRACE_SYS_MAX];
     int i;
-    for (i = 0; i < CT_MIN_SYS_MAX; i++) {
+    for (i = 0; i < CT_MIN_TRACE_SYS_MAX; i++) {
         int rc = posix_trace_create(0, NULL, &t[i]);
         CT_CHECK(rc == 0, "create number %d of {_POSIX_TRACE_SYS_MAX} = %d returned %d (%s):"
-                 " a process may hold that many streams at once", i + 1, CT_MIN_SYS_MAX,
+                 " a process may hold that many streams at once", i + 1, CT_MIN_TRACE_SYS_MAX,
                  rc, ct_errname(rc));
     }
     /* All of them are distinct live streams. */
     CT_CHECK_OK(posix_trace_start(t[0]));
-    for (i = 1; i < CT_MIN_SYS_MAX; i++)
+    for (i = 1; i < CT_MIN_TRACE_SYS_MAX; i++)
         CT_CHECK(status_of(t[i]) == POSIX_TRACE_SUSPENDED,
                  "stream %d is not SUSPENDED after starting stream 1 only", i + 1);
-    for (i = 0; i < CT_MIN_SYS_MAX; i++)
+    for (i = 0; i < CT_MIN_TRACE_SYS_MAX; i++)
         CT_CHECK_OK(posix_trace_shutdown(t[i]));
 }
 

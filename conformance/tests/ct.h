@@ -244,6 +244,50 @@ long ct_limit_trace_user_event_max(void);
 #  endif
 #endif
 
+/* ---- What a header may lack ------------------------------------------------------
+ *
+ * A test uses only what a conforming <trace.h> must provide.  Where it needs
+ * something a header may omit, or that real headers omit, it uses these, so
+ * that the missing item fails its own rule (in header_trace_h.c or
+ * unistd_limits.c) and nothing else (issue 12).
+ *
+ * The <limits.h> minima {_POSIX_TRACE_*_MAX} have fixed values (XBD
+ * <limits.h>, Minimum Values); C libraries without tracing do not define
+ * them (rules limits._POSIX_TRACE_*).  Tests use the standard's values. */
+#define CT_MIN_TRACE_EVENT_NAME_MAX 30
+#define CT_MIN_TRACE_NAME_MAX       8
+#define CT_MIN_TRACE_SYS_MAX        8
+#define CT_MIN_TRACE_USER_EVENT_MAX 32
+
+/* The predefined user event under either spelling (ruling 1): XSH's
+ * POSIX_TRACE_UNNAMED_USEREVENT or <trace.h>'s POSIX_TRACE_UNNAMED_USER_EVENT.
+ * Where neither is a macro, XSH's spelling is used and must compile. */
+#if defined(POSIX_TRACE_UNNAMED_USEREVENT)
+#define CT_UNNAMED POSIX_TRACE_UNNAMED_USEREVENT
+#define CT_UNNAMED_SPELLING "POSIX_TRACE_UNNAMED_USEREVENT"
+#elif defined(POSIX_TRACE_UNNAMED_USER_EVENT)
+#define CT_UNNAMED POSIX_TRACE_UNNAMED_USER_EVENT
+#define CT_UNNAMED_SPELLING "POSIX_TRACE_UNNAMED_USER_EVENT"
+#else
+#define CT_UNNAMED POSIX_TRACE_UNNAMED_USEREVENT
+#define CT_UNNAMED_SPELLING "POSIX_TRACE_UNNAMED_USEREVENT (not a macro)"
+#endif
+
+/* POSIX_TRACE_ERROR is required (ruling 2) but missing from the XBD <trace.h>
+ * list, and headers written from that list lack it.  Its absence is a FAIL of
+ * trace_h.const.POSIX_TRACE_ERROR (a compile probe); other tests leave the
+ * error event out where CT_HAVE_POSIX_TRACE_ERROR is 0, and say so. */
+#ifndef CT_HAVE_POSIX_TRACE_ERROR
+#  ifdef POSIX_TRACE_ERROR
+#    define CT_HAVE_POSIX_TRACE_ERROR 1
+#  else
+#    define CT_HAVE_POSIX_TRACE_ERROR 0
+#  endif
+#endif
+#define CT_NO_POSIX_TRACE_ERROR_NOTE                                                \
+    "<trace.h> does not define POSIX_TRACE_ERROR (a FAIL of"                        \
+    " trace_h.const.POSIX_TRACE_ERROR): the error event is left out here"
+
 /* ---- Time ----------------------------------------------------------------------- */
 
 /* CLOCK_REALTIME now plus ms milliseconds (an abstime for timedgetnext). */

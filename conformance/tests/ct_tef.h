@@ -89,7 +89,11 @@ static inline void ct_universe(struct ct_universe *u, const char *prefix, int nu
 {
     char name[48];
     u->n = 0;
+#if CT_HAVE_POSIX_TRACE_ERROR
     ct_u_add(u, POSIX_TRACE_ERROR, CT_SYSTEM, "POSIX_TRACE_ERROR");
+#else
+    ct_note("%s", CT_NO_POSIX_TRACE_ERROR_NOTE);
+#endif
     ct_u_add(u, POSIX_TRACE_START, CT_SYSTEM, "POSIX_TRACE_START");
     ct_u_add(u, POSIX_TRACE_STOP, CT_SYSTEM, "POSIX_TRACE_STOP");
     ct_u_add(u, POSIX_TRACE_FILTER, CT_SYSTEM, "POSIX_TRACE_FILTER");

@@ -72,7 +72,11 @@ CT_TEST(open_unique, "eventid_open.unique-per-process", "TRC",
     SYS(POSIX_TRACE_STOP);
     SYS(POSIX_TRACE_OVERFLOW);
     SYS(POSIX_TRACE_RESUME);
+#if CT_HAVE_POSIX_TRACE_ERROR
     SYS(POSIX_TRACE_ERROR);
+#else
+    ct_note("%s", CT_NO_POSIX_TRACE_ERROR_NOTE);
+#endif
     SYS(CT_UNNAMED);
 #if CT_HAVE_TEF
     if (ct_option("TEF"))

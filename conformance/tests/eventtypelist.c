@@ -50,7 +50,11 @@ static int system_events(trace_event_id_t *ids, const char **names)
 {
     int n = 0;
 #define SYS(c, s) (ids[n] = (c), names[n++] = (s))
+#if CT_HAVE_POSIX_TRACE_ERROR
     SYS(POSIX_TRACE_ERROR, "POSIX_TRACE_ERROR");
+#else
+    ct_note("%s", CT_NO_POSIX_TRACE_ERROR_NOTE);
+#endif
     SYS(POSIX_TRACE_START, "POSIX_TRACE_START");
     SYS(POSIX_TRACE_STOP, "POSIX_TRACE_STOP");
     SYS(POSIX_TRACE_OVERFLOW, "POSIX_TRACE_OVERFLOW");

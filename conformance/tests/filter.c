@@ -441,21 +441,28 @@ CT_TEST(sysevents_tef, "xsh211.sysevents-tef", "TRC,TEF",
 {
 #if CT_HAVE_TEF
     require_tef();
+    /* POSIX_TRACE_ERROR last: left out where the header lacks it. */
     static const char *const names[6] = {
-        "posix_trace_error", "posix_trace_start", "posix_trace_stop", "posix_trace_filter",
-        "posix_trace_overflow", "posix_trace_resume"
+        "posix_trace_start", "posix_trace_stop", "posix_trace_filter",
+        "posix_trace_overflow", "posix_trace_resume", "posix_trace_error"
     };
     static const char *const constants[6] = {
-        "POSIX_TRACE_ERROR", "POSIX_TRACE_START", "POSIX_TRACE_STOP", "POSIX_TRACE_FILTER",
-        "POSIX_TRACE_OVERFLOW", "POSIX_TRACE_RESUME"
+        "POSIX_TRACE_START", "POSIX_TRACE_STOP", "POSIX_TRACE_FILTER",
+        "POSIX_TRACE_OVERFLOW", "POSIX_TRACE_RESUME", "POSIX_TRACE_ERROR"
     };
     const trace_event_id_t ids[6] = {
-        POSIX_TRACE_ERROR, POSIX_TRACE_START, POSIX_TRACE_STOP, POSIX_TRACE_FILTER,
-        POSIX_TRACE_OVERFLOW, POSIX_TRACE_RESUME
+        POSIX_TRACE_START, POSIX_TRACE_STOP, POSIX_TRACE_FILTER, POSIX_TRACE_OVERFLOW,
+        POSIX_TRACE_RESUME,
+#if CT_HAVE_POSIX_TRACE_ERROR
+        POSIX_TRACE_ERROR
+#endif
     };
+    const int n = CT_HAVE_POSIX_TRACE_ERROR ? 6 : 5;
     char name[CT_EVENT_NAME_BUF];
     trace_id_t trid = ct_new_stream(NULL, 0);
-    for (int i = 0; i < 6; i++) {
+    if (!CT_HAVE_POSIX_TRACE_ERROR)
+        ct_note("%s", CT_NO_POSIX_TRACE_ERROR_NOTE);
+    for (int i = 0; i < n; i++) {
         memset(name, 'x', sizeof name);
         int rc = posix_trace_eventid_get_name(trid, ids[i], name);
         CT_CHECK(rc == 0, "eventid_get_name(%s) returned %s, expected 0 and \"%s\"",
@@ -463,7 +470,7 @@ CT_TEST(sysevents_tef, "xsh211.sysevents-tef", "TRC,TEF",
         CT_CHECK(memchr(name, '\0', sizeof name) && strcmp(name, names[i]) == 0,
                  "eventid_get_name(%s) gives \"%.60s\", expected \"%s\"", constants[i], name,
                  names[i]);
-        for (int j = i + 1; j < 6; j++)
+        for (int j = i + 1; j < n; j++)
             CT_CHECK(!posix_trace_eventid_equal(trid, ids[i], ids[j]), "%s and %s are the"
                      " same event (%s)", constants[i], constants[j], CT_HEX(ids[i]));
     }

@@ -32,8 +32,10 @@
  * use no CT_ macro (they would end the child as a test); only the parent
  * judges.  The tests assume a child may be forked and the pipes made.
  *
- * The header: with TRI the compiler checks the two prototypes
- * (_Static_assert, naming trace_h.prototypes-tri); _POSIX_TRACE_INHERIT is read
+ * The header: the compile probe conformance/probes/inherit.c checks the two
+ * constants and the two prototypes, each rule a part of its own (ct_probe.h:
+ * a missing or mistyped one fails trace_h.constants-tri or
+ * trace_h.prototypes-tri alone); _POSIX_TRACE_INHERIT is read
  * after <unistd.h> alone and again after <trace.h>, and it and
  * sysconf(_SC_TRACE_INHERIT) are checked whatever the option's support (TRC
  * only).
@@ -67,7 +69,9 @@ static const long u_tri_value = 0;
 #include <sys/types.h>
 #include <sys/wait.h>
 #include "ct.h"
+#include "ct_probe.h"
 #include "ct_stream.h"
+#include "ct_trace_h.h"
 
 /* ---- <trace.h>, <unistd.h> and sysconf ---------------------------------------------- */
 
@@ -81,16 +85,11 @@ static const long t_tri_value = 0;
 
 #define NO_TRI() CT_UNSUPPORTED("built without TRI: <trace.h> defines _POSIX_TRACE_INHERIT as -1")
 
-#if CT_HAVE_TRI
-#define CT_IS(expr, ...) _Generic((expr), __VA_ARGS__: 1, default: 0)
-#undef posix_trace_attr_getinherited
-#undef posix_trace_attr_setinherited
-#define PROTO(fn, ret, params)                                                      \
-    _Static_assert(CT_IS(&fn, ret (*) params),                                      \
-                   "trace_h.prototypes-tri: " #fn " is not declared as " #ret " " #params); \
-    static ret (*const p_##fn) params = fn
-PROTO(posix_trace_attr_getinherited, int, (const trace_attr_t *restrict, int *restrict));
-PROTO(posix_trace_attr_setinherited, int, (trace_attr_t *, int));
+#if CT_HAVE_TRI && CT_PROBE_PROTOTYPES_TRI
+CT_PROTOTYPES_TRI(CT_PROTO_POINTER)
+#endif
+#if CT_PROBE_CONSTANTS_TRI
+int ct_probe_inherit_CONSTANTS_TRI(void);
 #endif
 
 CT_TEST(posix_trace_inherit_macro, "unistd.POSIX_TRACE_INHERIT", "TRC", "")
@@ -126,11 +125,15 @@ CT_TEST(sc_trace_inherit, "sysconf.SC_TRACE_INHERIT", "TRC", "sysconf")
 
 CT_TEST(constants_tri, "trace_h.constants-tri", "TRC,TRI", "posix_trace_attr_setinherited")
 {
-#if CT_HAVE_TRI
+#if CT_HAVE_TRI && !CT_PROBE_CONSTANTS_TRI
+    ct_probe_missing("CONSTANTS_TRI", "<trace.h> does not define POSIX_TRACE_CLOSE_FOR_CHILD"
+                     " and POSIX_TRACE_INHERITED as ints");
+#elif CT_HAVE_TRI
     /* Compiled: both constants exist and initialise ints; they differ and the
      * setter takes each. */
     int v[2] = { POSIX_TRACE_CLOSE_FOR_CHILD, POSIX_TRACE_INHERITED };
     trace_attr_t a;
+    CT_CHECK(ct_probe_inherit_CONSTANTS_TRI() == 1, "the probe part returned 0");
     CT_CHECK(v[0] != v[1], "POSIX_TRACE_CLOSE_FOR_CHILD and POSIX_TRACE_INHERITED are both"
              " %d", v[0]);
     CT_SETUP_OK(posix_trace_attr_init(&a));
@@ -145,8 +148,11 @@ CT_TEST(constants_tri, "trace_h.constants-tri", "TRC,TRI", "posix_trace_attr_set
 CT_TEST(prototypes_tri, "trace_h.prototypes-tri", "TRC,TRI",
         "posix_trace_attr_getinherited,posix_trace_attr_setinherited")
 {
-#if CT_HAVE_TRI
-    /* Compiled: the _Static_asserts above; then each called through its
+#if CT_HAVE_TRI && !CT_PROBE_PROTOTYPES_TRI
+    ct_probe_missing("PROTOTYPES_TRI", "a TRI function is missing from <trace.h> or declared"
+                     " with another type");
+#elif CT_HAVE_TRI
+    /* Compiled: the probe's assertions; then each called through its
      * pointer. */
     trace_attr_t a;
     int v = -12345;

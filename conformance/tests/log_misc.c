@@ -5,10 +5,10 @@
  * timestamps of a log (XSH 2.11), and posix_trace_clear() of a stream with
  * log (XSH posix_trace_clear).
  *
- * MOST HEADER CHECKS ARE MADE BY THE COMPILER (with TRL, CT_HAVE_TRL): if this
- * file does not compile against an implementation's <trace.h>, the header
- * lacks a TRL member, constant or function, or declares one with another
- * type; the _Static_assert messages name the rule.
+ * The header checks are made by the compile probe conformance/probes/
+ * log_misc.c, one part per rule (ct_probe.h): a TRL member, constant or
+ * function that <trace.h> lacks, or declares with another type, fails its
+ * own rule, with the compiler's first error line (with TRL, CT_HAVE_TRL).
  *
  * Portable: _POSIX_TRACE_LOG is read after <unistd.h> alone and again after
  * <trace.h>; its two rules are checked whatever the option's support (they
@@ -43,78 +43,95 @@ static const long u_trl_value = 0;
 #include <trace.h>
 #include "ct.h"
 #include "ct_log.h"
+#include "ct_probe.h"
+#include "ct_trace_h.h"
 
 
-/* ---- <trace.h>: members and prototypes, checked by the compiler --------------------- */
+/* ---- <trace.h>: members, constants and prototypes, decided by the probe ------------- */
 
-#define CT_IS(expr, ...) _Generic((expr), __VA_ARGS__: 1, default: 0)
+#if CT_HAVE_TRL && CT_PROBE_PROTOTYPES_TRL
+CT_PROTOTYPES_TRL(CT_PROTO_POINTER)
+#endif
+#if CT_PROBE_CONSTANTS_TRL
+int ct_probe_log_misc_CONSTANTS_TRL(void);
+#endif
 
-#if CT_HAVE_TRL
-static struct posix_trace_status_info ct_st;
+static const struct ct_member trl_status_members[4] = {
+#if CT_PROBE_STATUS_STREAM_FLUSH_STATUS
+    { "STATUS_STREAM_FLUSH_STATUS", "posix_stream_flush_status", "int",
+      CT_MEMBER_PRESENT(posix_trace_status_info, posix_stream_flush_status) },
+#else
+    { "STATUS_STREAM_FLUSH_STATUS", "posix_stream_flush_status", "int", CT_MEMBER_ABSENT },
+#endif
+#if CT_PROBE_STATUS_STREAM_FLUSH_ERROR
+    { "STATUS_STREAM_FLUSH_ERROR", "posix_stream_flush_error", "int",
+      CT_MEMBER_PRESENT(posix_trace_status_info, posix_stream_flush_error) },
+#else
+    { "STATUS_STREAM_FLUSH_ERROR", "posix_stream_flush_error", "int", CT_MEMBER_ABSENT },
+#endif
+#if CT_PROBE_STATUS_LOG_OVERRUN_STATUS
+    { "STATUS_LOG_OVERRUN_STATUS", "posix_log_overrun_status", "int",
+      CT_MEMBER_PRESENT(posix_trace_status_info, posix_log_overrun_status) },
+#else
+    { "STATUS_LOG_OVERRUN_STATUS", "posix_log_overrun_status", "int", CT_MEMBER_ABSENT },
+#endif
+#if CT_PROBE_STATUS_LOG_FULL_STATUS
+    { "STATUS_LOG_FULL_STATUS", "posix_log_full_status", "int",
+      CT_MEMBER_PRESENT(posix_trace_status_info, posix_log_full_status) },
+#else
+    { "STATUS_LOG_FULL_STATUS", "posix_log_full_status", "int", CT_MEMBER_ABSENT },
+#endif
+};
 
-_Static_assert(CT_IS(&ct_st.posix_stream_flush_status, int *),
-               "trace_h.status.posix_stream_flush_status: the member is not of type int");
-_Static_assert(CT_IS(&ct_st.posix_stream_flush_error, int *),
-               "trace_h.status.posix_stream_flush_error: the member is not of type int");
-_Static_assert(CT_IS(&ct_st.posix_log_overrun_status, int *),
-               "trace_h.status.posix_log_overrun_status: the member is not of type int");
-_Static_assert(CT_IS(&ct_st.posix_log_full_status, int *),
-               "trace_h.status.posix_log_full_status: the member is not of type int");
-
-#undef posix_trace_attr_getlogfullpolicy
-#undef posix_trace_attr_getlogsize
-#undef posix_trace_attr_setlogfullpolicy
-#undef posix_trace_attr_setlogsize
-#undef posix_trace_close
-#undef posix_trace_create_withlog
-#undef posix_trace_flush
-#undef posix_trace_open
-#undef posix_trace_rewind
-
-#define PROTO(fn, ret, params)                                                      \
-    _Static_assert(CT_IS(&fn, ret (*) params),                                      \
-                   "trace_h.prototypes-trl: " #fn " is not declared as " #ret " " #params); \
-    static ret (*const p_##fn) params = fn
-
-PROTO(posix_trace_attr_getlogfullpolicy, int, (const trace_attr_t *restrict, int *restrict));
-PROTO(posix_trace_attr_getlogsize, int, (const trace_attr_t *restrict, size_t *restrict));
-PROTO(posix_trace_attr_setlogfullpolicy, int, (trace_attr_t *, int));
-PROTO(posix_trace_attr_setlogsize, int, (trace_attr_t *, size_t));
-PROTO(posix_trace_close, int, (trace_id_t));
-PROTO(posix_trace_create_withlog,
-      int, (pid_t, const trace_attr_t *restrict, int, trace_id_t *restrict));
-PROTO(posix_trace_flush, int, (trace_id_t));
-PROTO(posix_trace_open, int, (int, trace_id_t *));
-PROTO(posix_trace_rewind, int, (trace_id_t));
-#endif /* CT_HAVE_TRL */
-
-CT_TEST(status_members, "trace_h.status.posix_stream_flush_status,"
-        "trace_h.status.posix_stream_flush_error,trace_h.status.posix_log_overrun_status,"
-        "trace_h.status.posix_log_full_status", "TRC,TRL", "")
+/* A rule of the TRL members of struct posix_trace_status_info: the member
+ * (its probe part) and its place, apart from the other TRL members.  (Not
+ * from the TRC members: they are header_trace_h.c's rules, and naming them
+ * here would make this file depend on them.) */
+static void trl_status_member(int i)
 {
 #if CT_HAVE_TRL
-    /* Compiled: the _Static_asserts above, and plain pointer assignments. */
-    int *m[4] = { &ct_st.posix_stream_flush_status, &ct_st.posix_stream_flush_error,
-                  &ct_st.posix_log_overrun_status, &ct_st.posix_log_full_status };
-    int *trc[3] = { &ct_st.posix_stream_status, &ct_st.posix_stream_full_status,
-                    &ct_st.posix_stream_overrun_status };
-    for (int i = 0; i < 4; i++) {
-        for (int j = i + 1; j < 4; j++)
-            CT_CHECK(m[i] != m[j], "TRL status members %d and %d share an address", i, j);
-        for (int j = 0; j < 3; j++)
-            CT_CHECK(m[i] != trc[j], "TRL status member %d shares the address of TRC"
-                     " member %d", i, j);
-    }
+    ct_check_member("posix_trace_status_info", sizeof(struct posix_trace_status_info),
+                    trl_status_members, 4, i);
 #else
+    (void)i;
     NO_TRL();
 #endif
 }
 
+CT_TEST(status_posix_stream_flush_status, "trace_h.status.posix_stream_flush_status",
+        "TRC,TRL", "")
+{
+    trl_status_member(0);
+}
+
+CT_TEST(status_posix_stream_flush_error, "trace_h.status.posix_stream_flush_error",
+        "TRC,TRL", "")
+{
+    trl_status_member(1);
+}
+
+CT_TEST(status_posix_log_overrun_status, "trace_h.status.posix_log_overrun_status",
+        "TRC,TRL", "")
+{
+    trl_status_member(2);
+}
+
+CT_TEST(status_posix_log_full_status, "trace_h.status.posix_log_full_status", "TRC,TRL", "")
+{
+    trl_status_member(3);
+}
+
 CT_TEST(constants_trl, "trace_h.constants-trl", "TRC,TRL", "posix_trace_eventid_equal")
 {
-#if CT_HAVE_TRL
+#if CT_HAVE_TRL && !CT_PROBE_CONSTANTS_TRL
+    ct_probe_missing("CONSTANTS_TRL", "a TRL constant of the <trace.h> list is missing or not"
+                     " of its type");
+#elif CT_HAVE_TRL
     /* Compiled: the constants exist; the policy and status values initialise
-     * ints, the two events trace_event_id_t objects. */
+     * ints, the two events trace_event_id_t objects.  (APPEND and FLUSH are
+     * of different kinds, a log- and a stream-full policy: they may be
+     * equal.) */
+    CT_CHECK(ct_probe_log_misc_CONSTANTS_TRL() == 1, "the probe part returned 0");
     int v[4] = { POSIX_TRACE_APPEND, POSIX_TRACE_FLUSH, POSIX_TRACE_FLUSHING,
                  POSIX_TRACE_NOT_FLUSHING };
     trace_event_id_t e[2] = { POSIX_TRACE_FLUSH_START, POSIX_TRACE_FLUSH_STOP };
@@ -178,7 +195,10 @@ CT_TEST(prototypes_trl, "trace_h.prototypes-trl", "TRC,TRL",
         "posix_trace_attr_setlogsize,posix_trace_attr_getlogsize,posix_trace_create_withlog,"
         "posix_trace_flush,posix_trace_open,posix_trace_rewind,posix_trace_close")
 {
-#if CT_HAVE_TRL
+#if CT_HAVE_TRL && !CT_PROBE_PROTOTYPES_TRL
+    ct_probe_missing("PROTOTYPES_TRL", "a TRL function is missing from <trace.h> or declared"
+                     " with another type");
+#elif CT_HAVE_TRL
     require_trl();
     char path[PATH_BUF];
     trace_attr_t a;
@@ -265,26 +285,32 @@ CT_TEST(sysevents_tef_trl, "xsh211.sysevents-tef-trl", "TRC,TEF,TRL",
     require_trl();
     if (!ct_option("TEF"))
         CT_UNSUPPORTED("TEF is not supported at run time");
+    /* POSIX_TRACE_ERROR last: left out where the header lacks it. */
     static const char *const names[8] = {
-        "posix_trace_error", "posix_trace_start", "posix_trace_stop", "posix_trace_filter",
-        "posix_trace_overflow", "posix_trace_resume", "posix_trace_flush_start",
-        "posix_trace_flush_stop"
+        "posix_trace_start", "posix_trace_stop", "posix_trace_filter", "posix_trace_overflow",
+        "posix_trace_resume", "posix_trace_flush_start", "posix_trace_flush_stop",
+        "posix_trace_error"
     };
     static const char *const constants[8] = {
-        "POSIX_TRACE_ERROR", "POSIX_TRACE_START", "POSIX_TRACE_STOP", "POSIX_TRACE_FILTER",
-        "POSIX_TRACE_OVERFLOW", "POSIX_TRACE_RESUME", "POSIX_TRACE_FLUSH_START",
-        "POSIX_TRACE_FLUSH_STOP"
+        "POSIX_TRACE_START", "POSIX_TRACE_STOP", "POSIX_TRACE_FILTER", "POSIX_TRACE_OVERFLOW",
+        "POSIX_TRACE_RESUME", "POSIX_TRACE_FLUSH_START", "POSIX_TRACE_FLUSH_STOP",
+        "POSIX_TRACE_ERROR"
     };
     const trace_event_id_t ids[8] = {
-        POSIX_TRACE_ERROR, POSIX_TRACE_START, POSIX_TRACE_STOP, POSIX_TRACE_FILTER,
-        POSIX_TRACE_OVERFLOW, POSIX_TRACE_RESUME, POSIX_TRACE_FLUSH_START,
-        POSIX_TRACE_FLUSH_STOP
+        POSIX_TRACE_START, POSIX_TRACE_STOP, POSIX_TRACE_FILTER, POSIX_TRACE_OVERFLOW,
+        POSIX_TRACE_RESUME, POSIX_TRACE_FLUSH_START, POSIX_TRACE_FLUSH_STOP,
+#if CT_HAVE_POSIX_TRACE_ERROR
+        POSIX_TRACE_ERROR
+#endif
     };
+    const int n = CT_HAVE_POSIX_TRACE_ERROR ? 8 : 7;
     char path[PATH_BUF];
     trace_id_t trid = log_stream(NULL, path, NULL);
-    for (int i = 0; i < 8; i++) {
+    if (!CT_HAVE_POSIX_TRACE_ERROR)
+        ct_note("%s", CT_NO_POSIX_TRACE_ERROR_NOTE);
+    for (int i = 0; i < n; i++) {
         check_name(trid, ids[i], constants[i], names[i], "a stream with log");
-        for (int j = i + 1; j < 8; j++)
+        for (int j = i + 1; j < n; j++)
             CT_CHECK(!posix_trace_eventid_equal(trid, ids[i], ids[j]), "%s and %s are the"
                      " same event", constants[i], constants[j]);
     }

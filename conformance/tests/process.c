@@ -144,8 +144,8 @@ static int stream_count(void)
     if (max > 0 && max <= 1024)
         return (int)max;
     ct_note("{TRACE_SYS_MAX} is %ld: the test uses {_POSIX_TRACE_SYS_MAX} = %d streams and"
-            " proves less", max, CT_MIN_SYS_MAX);
-    return CT_MIN_SYS_MAX;
+            " proves less", max, CT_MIN_TRACE_SYS_MAX);
+    return CT_MIN_TRACE_SYS_MAX;
 }
 
 /* create_many's streams are INHERITED when set (TRI). */

@@ -90,7 +90,7 @@ CT_TEST(frees, "shutdown.frees", "TRC",
     /* Streams shut down with unread events in them give back everything:
      * many times {TRACE_SYS_MAX} create/record/shutdown rounds never fail. */
     long max = ct_limit_trace_sys_max();
-    long rounds = 3 * (max > 0 && max < 400 ? max : CT_MIN_SYS_MAX) + 10;
+    long rounds = 3 * (max > 0 && max < 400 ? max : CT_MIN_TRACE_SYS_MAX) + 10;
     trace_event_id_t id = ct_open_id("ct-frees");
     char data[32];
     memset(data, 'f', sizeof data);

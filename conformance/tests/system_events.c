@@ -26,24 +26,33 @@
 
 /* The TRC system events (XSH 2.11.2, Trace Option: System Trace Events). */
 static const char *const trc_names[5] = {
-    "posix_trace_error", "posix_trace_start", "posix_trace_stop", "posix_trace_overflow",
-    "posix_trace_resume"
+    "posix_trace_start", "posix_trace_stop", "posix_trace_overflow", "posix_trace_resume",
+    "posix_trace_error"
 };
 static const char *const trc_constants[5] = {
-    "POSIX_TRACE_ERROR", "POSIX_TRACE_START", "POSIX_TRACE_STOP", "POSIX_TRACE_OVERFLOW",
-    "POSIX_TRACE_RESUME"
+    "POSIX_TRACE_START", "POSIX_TRACE_STOP", "POSIX_TRACE_OVERFLOW", "POSIX_TRACE_RESUME",
+    "POSIX_TRACE_ERROR"
 };
+/* Their identifiers, in that order.  POSIX_TRACE_ERROR comes last, and is left
+ * out where <trace.h> lacks it: that is trace_h.const.POSIX_TRACE_ERROR's
+ * FAIL, not these rules'. */
+#define TRC_IDS POSIX_TRACE_START, POSIX_TRACE_STOP, POSIX_TRACE_OVERFLOW, POSIX_TRACE_RESUME
+#if CT_HAVE_POSIX_TRACE_ERROR
+#define TRC_ERROR_ID , POSIX_TRACE_ERROR
+#else
+#define TRC_ERROR_ID
+#endif
+static const int n_trc = CT_HAVE_POSIX_TRACE_ERROR ? 5 : 4;
 
 CT_TEST(sysevent_id_type, "xsh211.sysevent-id-type", "TRC", "posix_trace_eventid_equal")
 {
     /* Each constant initialises a trace_event_id_t without a cast. */
-    trace_event_id_t ids[8] = {
-        POSIX_TRACE_ERROR, POSIX_TRACE_START, POSIX_TRACE_STOP, POSIX_TRACE_OVERFLOW,
-        POSIX_TRACE_RESUME,
-    };
-    const char *names[8] = { "POSIX_TRACE_ERROR", "POSIX_TRACE_START", "POSIX_TRACE_STOP",
-                             "POSIX_TRACE_OVERFLOW", "POSIX_TRACE_RESUME" };
-    int n = 5;
+    trace_event_id_t ids[8] = { TRC_IDS TRC_ERROR_ID };
+    const char *names[8];
+    int n = n_trc;
+    memcpy(names, trc_constants, sizeof trc_constants);
+    if (n < 5)
+        ct_note("%s", CT_NO_POSIX_TRACE_ERROR_NOTE);
 #if CT_HAVE_TEF
     if (ct_option("TEF")) {
         trace_event_id_t filter = POSIX_TRACE_FILTER;
@@ -73,11 +82,12 @@ CT_TEST(sysevent_id_type, "xsh211.sysevent-id-type", "TRC", "posix_trace_eventid
 
 CT_TEST(sysevents_trc, "xsh211.sysevents-trc", "TRC", "posix_trace_eventid_get_name")
 {
-    trace_event_id_t ids[5] = { POSIX_TRACE_ERROR, POSIX_TRACE_START, POSIX_TRACE_STOP,
-                                POSIX_TRACE_OVERFLOW, POSIX_TRACE_RESUME };
+    trace_event_id_t ids[5] = { TRC_IDS TRC_ERROR_ID };
     char name[CT_EVENT_NAME_BUF];
     trace_id_t trid = ct_new_stream(NULL, 0);
-    for (int i = 0; i < 5; i++) {
+    if (n_trc < 5)
+        ct_note("%s", CT_NO_POSIX_TRACE_ERROR_NOTE);
+    for (int i = 0; i < n_trc; i++) {
         memset(name, 'x', sizeof name);
         int rc = posix_trace_eventid_get_name(trid, ids[i], name);
         CT_CHECK(rc == 0, "eventid_get_name(%s) returned %s, expected 0 and \"%s\"",

@@ -127,7 +127,7 @@ class TestPrograms:
         if p.returncode != 0:
             raise BuildError("harness/probe.sh %s failed" % name)
         lines = (p.stdout.splitlines() + ["", ""])[:2]
-        self.extra_objs[name] = lines[1].split()
+        self.extra_objs[name] = shlex.split(lines[1])
         return shlex.split(lines[0])
 
     def _obj(self, src):
