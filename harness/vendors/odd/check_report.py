@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Judges a conformance run against the odd vendor (make check-odd-vendor).
+
+    check_report.py REPORT.json REFERENCE_GAPS.tsv EXPECTED_GAPS.tsv
+
+Passes (exit 0) when every rule that FAILs or is UNRESOLVED is a known gap
+of the reference (REFERENCE_GAPS.tsv) or one of the fixture's deliberate gaps
+(EXPECTED_GAPS.tsv), every deliberate gap does FAIL (else the fixture no
+longer plays what it says), and no test is FAIL or UNRESOLVED outside those
+rules.  Prints the run's summary line and, on failure, what is wrong.
+"""
+
+import json
+import sys
+
+
+def read_gaps(path):
+    """{rule id: reason} from a "rule-id<TAB>reason" file (# comments)."""
+    gaps = {}
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            rule, _, reason = line.partition("\t")
+            gaps[rule.strip()] = reason.strip()
+    return gaps
+
+
+def problems(doc, reference_gaps, expected):
+    """The lines that make the run fail; [] if it passes."""
+    out = []
+    rules = {r["id"]: r for r in doc["rules"]}
+    allowed = set(reference_gaps) | set(expected)
+    for r in doc["rules"]:
+        if r["result"] in ("FAIL", "UNRESOLVED") and r["id"] not in allowed:
+            out.append("%s %s: %s" % (r["result"], r["id"], r["reason"]))
+            for f in r.get("failures", []):
+                out.append("    %s %s: %s" % (f["result"], f["test"], f["message"]))
+    for rule, reason in sorted(expected.items()):
+        got = rules.get(rule, {}).get("result", "missing from the report")
+        if got != "FAIL":
+            out.append("deliberate gap %s is %s, expected FAIL (%s)" % (rule, got, reason))
+    for t in doc["tests"]:
+        if t["result"] in ("FAIL", "UNRESOLVED") and not set(t.get("rules", [])) & allowed:
+            out.append("%s test %s: %s" % (t["result"], t["id"], t.get("message", "")))
+    return out
+
+
+def summary_line(doc):
+    s = doc["summary"]
+    rules = s["rules"]
+    return "odd vendor: rules %s; tests %s" % (
+        ", ".join("%s %d" % (k, rules[k]) for k in rules if k != "total" and rules[k]),
+        ", ".join("%s %d" % (k, s["tests"][k]) for k in s["tests"]
+                  if k != "total" and s["tests"][k]))
+
+
+def main(argv):
+    if len(argv) != 4:
+        sys.stderr.write(__doc__)
+        return 2
+    with open(argv[1]) as f:
+        doc = json.load(f)
+    out = problems(doc, read_gaps(argv[2]), read_gaps(argv[3]))
+    print(summary_line(doc))
+    if out:
+        print("check-odd-vendor: %d problem%s:" % (len(out), "" if len(out) == 1 else "s"))
+        print("\n".join("  " + line for line in out))
+        return 1
+    print("check-odd-vendor: no FAIL or UNRESOLVED beyond the known and deliberate gaps")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
