@@ -30,6 +30,13 @@
 #else
 #define CT_MIN_SYS_MAX 8
 #endif
+/* {_POSIX_TRACE_USER_EVENT_MAX}, the minimum of {TRACE_USER_EVENT_MAX}: 32 (the
+ * same; real <limits.h> headers lack it). */
+#ifdef _POSIX_TRACE_USER_EVENT_MAX
+#define CT_MIN_USER_EVENT_MAX _POSIX_TRACE_USER_EVENT_MAX
+#else
+#define CT_MIN_USER_EVENT_MAX 32
+#endif
 
 /* The predefined user event under either spelling (ruling 1). */
 #if defined(POSIX_TRACE_UNNAMED_USEREVENT)
@@ -104,13 +111,13 @@ static inline void ct_check_user_event_limit(trace_id_t trid, ct_open_fn open, c
     long limit = ct_limit_trace_user_event_max();
     char name[64];
     int determinate = limit > 0 && limit <= 65536;
-    long tries = determinate ? limit + 1 : _POSIX_TRACE_USER_EVENT_MAX;
+    long tries = determinate ? limit + 1 : CT_MIN_USER_EVENT_MAX;
     trace_event_id_t *ids = malloc(sizeof *ids * (size_t)tries);
     long named = 0, unnamed_at = 0;
     CT_CHECK(ids != NULL, "out of memory");
     if (!determinate)
         ct_note("{TRACE_USER_EVENT_MAX} is %ld: opening only {_POSIX_TRACE_USER_EVENT_MAX} ="
-                " %d names (ruling 21)", limit, _POSIX_TRACE_USER_EVENT_MAX);
+                " %d names (ruling 21)", limit, CT_MIN_USER_EVENT_MAX);
 
     for (long i = 1; i <= tries; i++) {
         trace_event_id_t id;
@@ -149,10 +156,10 @@ static inline void ct_check_user_event_limit(trace_id_t trid, ct_open_fn open, c
                  "past the limit, the name mapped first got %s, not its identifier %s",
                  CT_HEX(again), CT_HEX(ids[0]));
     } else {
-        CT_CHECK(unnamed_at == 0 || unnamed_at == _POSIX_TRACE_USER_EVENT_MAX,
+        CT_CHECK(unnamed_at == 0 || unnamed_at == CT_MIN_USER_EVENT_MAX,
                  "POSIX_TRACE_UNNAMED_USEREVENT came back for name %ld: the limit is at least"
                  " {_POSIX_TRACE_USER_EVENT_MAX} = %d identifiers", unnamed_at,
-                 _POSIX_TRACE_USER_EVENT_MAX);
+                 CT_MIN_USER_EVENT_MAX);
     }
     /* Pairwise up to 4096 names; beyond, each against its 64 successors. */
     for (long i = 0; i < named; i++)

@@ -25,9 +25,12 @@
 #include "ct.h"
 #include "ct_stream.h"
 
+/* 1 if r is an event of id, else 0: counted, so the non-zero value that
+ * posix_trace_eventid_equal() returns for equal ids (any: XSH
+ * posix_trace_eventid_equal RETURN VALUE, S0151) is made 1. */
 static int is(trace_id_t trid, const struct ct_rec *r, trace_event_id_t id)
 {
-    return posix_trace_eventid_equal(trid, r->info.posix_event_id, id);
+    return posix_trace_eventid_equal(trid, r->info.posix_event_id, id) != 0;
 }
 
 /* The next event, blocking; the call must succeed with an event. */

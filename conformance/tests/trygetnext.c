@@ -147,7 +147,8 @@ CT_TEST(unavailable_zero, "trygetnext.unavailable-zero", "TRC", "posix_trace_try
                  " *unavailable");
         if (unavailable)
             CT_UNRESOLVED("the stream is empty after %d of the 3 user events", users);
-        users += posix_trace_eventid_equal(trid, info.posix_event_id, id);
+        /* Any non-zero value means equal (XSH posix_trace_eventid_equal RETURN VALUE, S0151). */
+        users += posix_trace_eventid_equal(trid, info.posix_event_id, id) != 0;
     }
     /* The reports above all set 0 (a non-zero value would have ended the loop
      * early); now one more report, with a different starting value. */
