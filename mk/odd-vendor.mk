@@ -9,12 +9,21 @@
 #
 #   make check-odd-vendor     build, run into build/odd-vendor/reports, check
 #
-# Part of 'make check' (CHECK_EXTRA).
+# Part of 'make check' (CHECK_EXTRA).  For variants of the fixture
+# (harness/tests/test_odd_vendor.py), all on the command line:
+#   ODD_BUILD=DIR            where the adapter is built [build/odd-vendor]
+#   ODD_RUN=DIR              the configured tree and the reports [ODD_BUILD]
+#   ODD_TRACE_INCLUDE=DIR    the headers the tests are built with (the adapter
+#                            always uses the fixture's) [harness/vendors/odd/include]
+#   ODD_EXPECTED=TSV         the deliberate gaps [harness/vendors/odd/expected_gaps.tsv]
 
 ODD_DIR      = harness/vendors/odd
-ODD_BUILD    = build/odd-vendor
-ODD_TREE     = $(ODD_BUILD)/tree
-ODD_REPORTS  = $(ODD_BUILD)/reports
+ODD_BUILD   ?= build/odd-vendor
+ODD_RUN     ?= $(ODD_BUILD)
+ODD_TREE     = $(ODD_RUN)/tree
+ODD_REPORTS  = $(ODD_RUN)/reports
+ODD_EXPECTED ?= $(ODD_DIR)/expected_gaps.tsv
+ODD_TRACE_INCLUDE ?= $(abspath $(ODD_DIR)/include)
 ODD_MK      := $(lastword $(MAKEFILE_LIST))
 
 # The adapter's two sides: one sees only the odd <trace.h>, the other only the
@@ -60,7 +69,7 @@ $(ODD_LIB): $(ODD_SIDE_OBJS)
 	ar rcs $@ $^
 
 # The vendor's flags, as its user would give them to ./configure.
-ODD_TRACE_CFLAGS = -I$(abspath $(ODD_DIR)/include)
+ODD_TRACE_CFLAGS = -I$(ODD_TRACE_INCLUDE)
 ODD_TRACE_LIBS   = $(abspath $(ODD_LIB)) $(abspath $(ODD_REF_LIB)) -pthread
 
 # A tree of links to this one (its own config.mk, config.log and build/),
@@ -86,6 +95,6 @@ check-odd-vendor: odd-vendor-build
 	    --build $(ODD_TREE)/build --reports $(ODD_REPORTS) --profile $(ODD_TREE)/$(PROFILE) \
 	    --no-vectors --allow-fail --no-progress
 	$(PYTHON) $(ODD_DIR)/check_report.py $(ODD_REPORTS)/conformance.json \
-	    conformance/reference_gaps.tsv $(ODD_DIR)/expected_gaps.tsv
+	    conformance/reference_gaps.tsv $(ODD_EXPECTED)
 
 CHECK_EXTRA += check-odd-vendor
