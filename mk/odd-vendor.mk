@@ -72,6 +72,10 @@ $(ODD_LIB): $(ODD_SIDE_OBJS)
 ODD_TRACE_CFLAGS = -I$(ODD_TRACE_INCLUDE)
 ODD_TRACE_LIBS   = $(abspath $(ODD_LIB)) $(abspath $(ODD_REF_LIB)) -pthread
 
+# The tests' own flags in that tree: quick to compile, as the mutant runs build
+# them (harness/mutants/build.py).
+ODD_TEST_CFLAGS ?= -O1 -g0
+
 # A tree of links to this one (its own config.mk, config.log and build/),
 # configured for the odd vendor; the portable tests and the profile built in it.
 ODD_TREE_ENTRIES = $(filter-out build reports config.mk config.log,$(notdir $(wildcard $(CURDIR)/*)))
@@ -79,7 +83,7 @@ ODD_TREE_ENTRIES = $(filter-out build reports config.mk config.log,$(notdir $(wi
 $(ODD_TREE)/config.mk: configure $(ODD_LIB) $(ODD_REF_LIB) $(ODD_MK)
 	@mkdir -p $(@D)
 	cd $(ODD_TREE) && for e in $(ODD_TREE_ENTRIES); do ln -sfn $(CURDIR)/$$e $$e; done
-	cd $(ODD_TREE) && ./configure CC='$(CC)' CFLAGS='$(CFLAGS)' \
+	cd $(ODD_TREE) && ./configure CC='$(CC)' CFLAGS='$(ODD_TEST_CFLAGS)' \
 	    --with-trace-cflags='$(ODD_TRACE_CFLAGS)' --with-trace-libs='$(ODD_TRACE_LIBS)' \
 	    > configure.out || { cat configure.out; exit 1; }
 	@grep -q '^IMPL = vendor' $@ || { echo "$@: not configured for a vendor"; exit 1; }
@@ -88,12 +92,12 @@ $(ODD_TREE)/config.mk: configure $(ODD_LIB) $(ODD_REF_LIB) $(ODD_MK)
 odd-vendor-build: $(ODD_TREE)/config.mk
 	$(MAKE) -C $(ODD_TREE) --no-print-directory $(CT_BINS) $(PROFILE)
 
-# The run (vendor mode, no vectors: the portable suite), then the judgement.
+# The run, from the configured tree (its config.mk says what was built and how:
+# vendor mode), without vectors (the portable suite); then the judgement.
 check-odd-vendor: odd-vendor-build
 	rm -rf $(ODD_REPORTS)
-	$(PYTHON) harness/run.py --impl vendor --name 'odd vendor (harness/vendors/odd)' \
-	    --build $(ODD_TREE)/build --reports $(ODD_REPORTS) --profile $(ODD_TREE)/$(PROFILE) \
-	    --no-vectors --allow-fail --no-progress
+	$(PYTHON) harness/run.py --root $(ODD_TREE) --name 'odd vendor (harness/vendors/odd)' \
+	    --reports $(ODD_REPORTS) --no-vectors --allow-fail --no-progress
 	$(PYTHON) $(ODD_DIR)/check_report.py $(ODD_REPORTS)/conformance.json \
 	    conformance/reference_gaps.tsv $(ODD_EXPECTED)
 

@@ -63,6 +63,17 @@ def test_judge_fails_a_gap_that_passes():
                    % GAPS["limits._POSIX_TRACE_SYS_MAX"]]
 
 
+def test_judge_knows_the_fixture():
+    odd = {"implementation": {"impl": "vendor", "profile": {"constants": {
+        "POSIX_TRACE_APPEND": 73, "POSIX_TRACE_FLUSH": 73}}}}
+    assert check_report.not_the_fixture(odd) is None
+    ref = {"implementation": {"impl": "vendor", "profile": {"constants": {
+        "POSIX_TRACE_APPEND": 4, "POSIX_TRACE_FLUSH": 3}}}}
+    assert "did not see the odd header" in check_report.not_the_fixture(ref)
+    odd["implementation"]["impl"] = "reference"
+    assert "vendor mode" in check_report.not_the_fixture(odd)
+
+
 # ---- a header missing one declaration ---------------------------------------------
 
 # The prototype of posix_trace_attr_getclockres: only header_trace_h.c needs it

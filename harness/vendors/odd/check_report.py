@@ -6,8 +6,9 @@
 Passes (exit 0) when every rule that FAILs or is UNRESOLVED is a known gap
 of the reference (REFERENCE_GAPS.tsv) or one of the fixture's deliberate gaps
 (EXPECTED_GAPS.tsv), every deliberate gap does FAIL (else the fixture no
-longer plays what it says), and no test is FAIL or UNRESOLVED outside those
-rules.  Prints the run's summary line and, on failure, what is wrong.
+longer plays what it says), no test is FAIL or UNRESOLVED outside those
+rules, and the report is of the fixture at all.  Prints the run's summary
+line and, on failure, what is wrong.
 """
 
 import json
@@ -50,6 +51,22 @@ def problems(doc, reference_gaps, expected):
     return out
 
 
+def not_the_fixture(doc):
+    """Why the report is not of the odd vendor, or None: a vendor-mode run
+    whose profile saw the fixture's header (POSIX_TRACE_APPEND equal to
+    POSIX_TRACE_FLUSH, which the reference's are not), so that a build that
+    silently picked up another <trace.h> is not taken for a pass."""
+    impl = doc.get("implementation", {})
+    consts = impl.get("profile", {}).get("constants", {})
+    if impl.get("impl") != "vendor":
+        return "the run was not in vendor mode (impl %s)" % impl.get("impl")
+    if consts.get("POSIX_TRACE_APPEND") is None or \
+            consts.get("POSIX_TRACE_APPEND") != consts.get("POSIX_TRACE_FLUSH"):
+        return ("the profile did not see the odd header (POSIX_TRACE_APPEND %s, POSIX_TRACE_FLUSH"
+                " %s)" % (consts.get("POSIX_TRACE_APPEND"), consts.get("POSIX_TRACE_FLUSH")))
+    return None
+
+
 def summary_line(doc):
     s = doc["summary"]
     rules = s["rules"]
@@ -66,6 +83,9 @@ def main(argv):
     with open(argv[1]) as f:
         doc = json.load(f)
     out = problems(doc, read_gaps(argv[2]), read_gaps(argv[3]))
+    wrong = not_the_fixture(doc)
+    if wrong:
+        out.insert(0, "not a run against the odd vendor: " + wrong)
     print(summary_line(doc))
     if out:
         print("check-odd-vendor: %d problem%s:" % (len(out), "" if len(out) == 1 else "s"))
