@@ -1,7 +1,8 @@
 # mk/odd-vendor.mk -- the odd vendor (harness/vendors/odd/README.md): a fixture
 # that plays a vendor whose every implementation-defined choice differs from
-# the reference's, built as a thin adapter over the reference.  The portable
-# suite is built against it exactly as for a vendor, by ./configure
+# the reference's, built as a thin adapter over the reference.  The suite (the
+# portable tests, the profile, the vector interpreter) is built against it
+# exactly as for a vendor, by ./configure
 # --with-trace-cflags/--with-trace-libs in a tree of its own (links to this
 # one, build/odd-vendor/tree), and judged: no FAIL and no UNRESOLVED beyond
 # the reference's known gaps and the fixture's deliberate ones
@@ -90,14 +91,14 @@ $(ODD_TREE)/config.mk: configure $(ODD_LIB) $(ODD_REF_LIB) $(ODD_MK)
 
 .PHONY: check-odd-vendor odd-vendor-build
 odd-vendor-build: $(ODD_TREE)/config.mk
-	$(MAKE) -C $(ODD_TREE) --no-print-directory $(CT_BINS) $(PROFILE)
+	$(MAKE) -C $(ODD_TREE) --no-print-directory conformance-build
 
 # The run, from the configured tree (its config.mk says what was built and how:
-# vendor mode), without vectors (the portable suite); then the judgement.
+# vendor mode), as 'make conformance' there would run it; then the judgement.
 check-odd-vendor: odd-vendor-build
 	rm -rf $(ODD_REPORTS)
 	$(PYTHON) harness/run.py --root $(ODD_TREE) --name 'odd vendor (harness/vendors/odd)' \
-	    --reports $(ODD_REPORTS) --no-vectors --allow-fail --no-progress
+	    --reports $(ODD_REPORTS) --allow-fail --no-progress
 	$(PYTHON) $(ODD_DIR)/check_report.py $(ODD_REPORTS)/conformance.json \
 	    conformance/reference_gaps.tsv $(ODD_EXPECTED)
 
