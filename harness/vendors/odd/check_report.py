@@ -80,8 +80,12 @@ def main(argv):
     if len(argv) != 4:
         sys.stderr.write(__doc__)
         return 2
-    with open(argv[1]) as f:
-        doc = json.load(f)
+    try:
+        with open(argv[1]) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        print("check-odd-vendor: no report to judge: %s" % e)
+        return 1
     out = problems(doc, read_gaps(argv[2]), read_gaps(argv[3]))
     wrong = not_the_fixture(doc)
     if wrong:
