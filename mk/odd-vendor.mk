@@ -69,9 +69,11 @@ $(ODD_LIB): $(ODD_SIDE_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-# The vendor's flags, as its user would give them to ./configure.
+# The vendor's flags, as its user would give them to ./configure.  The
+# libraries are built like the reference (--enable-sanitizers, --enable-coverage):
+# a program that links them needs the same link flags.
 ODD_TRACE_CFLAGS = -I$(ODD_TRACE_INCLUDE)
-ODD_TRACE_LIBS   = $(abspath $(ODD_LIB)) $(abspath $(ODD_REF_LIB)) -pthread
+ODD_TRACE_LIBS   = $(abspath $(ODD_LIB)) $(abspath $(ODD_REF_LIB)) -pthread $(LDFLAGS_AUTO)
 
 # The tests' own flags in that tree: quick to compile, as the mutant runs build
 # them (harness/mutants/build.py).
