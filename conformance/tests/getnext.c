@@ -79,7 +79,7 @@ CT_TEST(reports, "getnext.reports", "TRC",
 {
     static const char payload[] = "getnext.reports";
     trace_event_id_t id = ct_open_id("ct.getnext.reports"), other = ct_open_id("ct.getnext.other");
-    trace_id_t trid = ct_new_stream(NULL, 1);
+    trace_id_t trid = ct_stream_for_data(sizeof payload, 1);
     struct ct_rec r;
     pid_t me = getpid();
 
@@ -224,8 +224,8 @@ CT_TEST(full_data, "getnext.full-data", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event")
 {
     trace_event_id_t id = ct_open_id("ct.getnext.full");
-    trace_id_t trid = ct_new_stream(NULL, 1);
     unsigned char payload[40], buf[200];
+    trace_id_t trid = ct_stream_for_data(sizeof payload, 1);
     fill_pattern(payload, sizeof payload);
     posix_trace_event(id, payload, sizeof payload);
     posix_trace_event(id, payload, sizeof payload);
@@ -300,8 +300,8 @@ CT_TEST(truncated_read, "getnext.truncated-read", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event")
 {
     trace_event_id_t id = ct_open_id("ct.getnext.short-buffer");
-    trace_id_t trid = ct_new_stream(NULL, 1);
     unsigned char payload[32], buf[64];
+    trace_id_t trid = ct_stream_for_data(sizeof payload, 1);
     fill_pattern(payload, sizeof payload);
     size_t sizes[4] = { 10, 10, 0, 31 };
     for (int i = 0; i < 4; i++)

@@ -82,7 +82,7 @@ CT_TEST(reports, "trygetnext.reports", "TRC", "posix_trace_trygetnext_event")
 {
     static const char payload[] = "trygetnext";
     trace_event_id_t id = ct_open_id("ct.trygetnext.reports");
-    trace_id_t trid = ct_new_stream(NULL, 1);
+    trace_id_t trid = ct_stream_for_data(sizeof payload, 1);
     struct posix_trace_event_info info;
     char data[64];
     size_t len;
