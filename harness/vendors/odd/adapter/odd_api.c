@@ -30,7 +30,21 @@ _Static_assert(sizeof(((trace_event_set_t *)0)->__odd_impl) ==
 
 /* ---- attributes ---------------------------------------------------------------- */
 
-int posix_trace_attr_init(trace_attr_t *a) { return oddref_attr_init(REF(a)); }
+/* Defaults of its own, where the standard leaves them to the implementation
+ * (XSH posix_trace_attr_init: "implementation-defined default values"): a
+ * small maximum data size and a smaller stream than the reference's. */
+#define ODD_DEFAULT_MAX_DATA_SIZE  24
+#define ODD_DEFAULT_STREAM_SIZE    20000
+
+int posix_trace_attr_init(trace_attr_t *a)
+{
+    int err = oddref_attr_init(REF(a));
+    if (err == 0)
+        err = oddref_attr_setmaxdatasize(REF(a), ODD_DEFAULT_MAX_DATA_SIZE);
+    if (err == 0)
+        err = oddref_attr_setstreamsize(REF(a), ODD_DEFAULT_STREAM_SIZE);
+    return err;
+}
 int posix_trace_attr_destroy(trace_attr_t *a) { return oddref_attr_destroy(REF(a)); }
 int posix_trace_attr_getclockres(const trace_attr_t *a, struct timespec *ts)
 { return oddref_attr_getclockres(REF(a), ts); }
@@ -113,16 +127,28 @@ static int id_out(int err, const unsigned long *ref, int is_log, trace_id_t *id)
     return err;
 }
 
+/* attr NULL means the default attributes (XSH posix_trace_create,
+ * posix_trace_create_withlog): this vendor's, not the reference's. */
+static const void *attr_or_defaults(const trace_attr_t *a, trace_attr_t *defaults)
+{
+    if (a != NULL || posix_trace_attr_init(defaults) != 0)
+        return REF(a);
+    return REF(defaults);
+}
+
 int posix_trace_create(pid_t pid, const trace_attr_t *restrict a, trace_id_t *restrict id)
 {
+    trace_attr_t defaults;
     unsigned long ref = 0;
-    return id_out(oddref_create(pid, REF(a), &ref), &ref, 0, id);
+    return id_out(oddref_create(pid, attr_or_defaults(a, &defaults), &ref), &ref, 0, id);
 }
 int posix_trace_create_withlog(pid_t pid, const trace_attr_t *restrict a, int fd,
                                trace_id_t *restrict id)
 {
+    trace_attr_t defaults;
     unsigned long ref = 0;
-    return id_out(oddref_create_withlog(pid, REF(a), fd, &ref), &ref, 0, id);
+    return id_out(oddref_create_withlog(pid, attr_or_defaults(a, &defaults), fd, &ref), &ref, 0,
+                  id);
 }
 int posix_trace_open(int fd, trace_id_t *id)
 {
