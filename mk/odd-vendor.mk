@@ -80,7 +80,7 @@ ODD_TRACE_LIBS   = $(abspath $(ODD_LIB)) $(abspath $(ODD_REF_LIB)) -pthread $(LD
 ODD_TEST_CFLAGS ?= -O1 -g0
 
 # A tree of links to this one (its own config.mk, config.log and build/),
-# configured for the odd vendor; the portable tests and the profile built in it.
+# configured for the odd vendor; what `make conformance` builds is built in it.
 ODD_TREE_ENTRIES = $(filter-out build reports config.mk config.log,$(notdir $(wildcard $(CURDIR)/*)))
 
 $(ODD_TREE)/config.mk: configure $(ODD_LIB) $(ODD_REF_LIB) $(ODD_MK)

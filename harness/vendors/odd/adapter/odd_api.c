@@ -6,7 +6,9 @@
  *
  * Deliberately odd, where the standard allows it (see ../README.md):
  * posix_trace_eventid_equal() answers 7 for equal ids ("a non-zero value",
- * XSH posix_trace_eventid_equal RETURN VALUE).
+ * XSH posix_trace_eventid_equal RETURN VALUE); the default attributes and the
+ * generation version are this vendor's own; START and FILTER carry its own
+ * event sets.
  */
 #include <string.h>
 #include <trace.h>
