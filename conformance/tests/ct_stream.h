@@ -222,6 +222,24 @@ static inline size_t ct_stream_max_data(trace_id_t trid)
     return m;
 }
 
+/* A stream whose events keep `bytes` bytes of data, started if start: the
+ * default max-data-size is implementation-defined (XSH
+ * posix_trace_attr_getmaxdatasize, S0052; data beyond it may be truncated,
+ * S0059), so it is asked for; a stream that still keeps less ends the test
+ * UNRESOLVED. */
+static inline trace_id_t ct_stream_for_data(size_t bytes, int start)
+{
+    trace_attr_t a;
+    CT_SETUP_OK(posix_trace_attr_init(&a));
+    CT_SETUP_OK(posix_trace_attr_setmaxdatasize(&a, bytes));
+    trace_id_t trid = ct_new_stream(&a, start);
+    posix_trace_attr_destroy(&a);
+    size_t m = ct_stream_max_data(trid);
+    if (m < bytes)
+        CT_UNRESOLVED("a stream asked for max-data-size %zu has %zu", bytes, m);
+    return trid;
+}
+
 /* ---- Status ---------------------------------------------------------------------- */
 
 /* The stream's status; posix_trace_get_status must succeed (a check, FAIL). */

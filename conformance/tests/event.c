@@ -31,7 +31,7 @@ CT_TEST(records, "event.records", "TRC",
 {
     static const char payload[] = "event.records payload";
     trace_event_id_t id = ct_open_id("ct.event.records");
-    trace_id_t trid = ct_new_stream(NULL, 1);
+    trace_id_t trid = ct_stream_for_data(sizeof payload, 1);
     struct ct_rec r;
 
     posix_trace_event(id, payload, sizeof payload);

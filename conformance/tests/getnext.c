@@ -25,9 +25,12 @@
 #include "ct.h"
 #include "ct_stream.h"
 
+/* 1 if r is an event of id, else 0: counted, so the non-zero value that
+ * posix_trace_eventid_equal() returns for equal ids (any: XSH
+ * posix_trace_eventid_equal RETURN VALUE, S0151) is made 1. */
 static int is(trace_id_t trid, const struct ct_rec *r, trace_event_id_t id)
 {
-    return posix_trace_eventid_equal(trid, r->info.posix_event_id, id);
+    return posix_trace_eventid_equal(trid, r->info.posix_event_id, id) != 0;
 }
 
 /* The next event, blocking; the call must succeed with an event. */
@@ -76,7 +79,7 @@ CT_TEST(reports, "getnext.reports", "TRC",
 {
     static const char payload[] = "getnext.reports";
     trace_event_id_t id = ct_open_id("ct.getnext.reports"), other = ct_open_id("ct.getnext.other");
-    trace_id_t trid = ct_new_stream(NULL, 1);
+    trace_id_t trid = ct_stream_for_data(sizeof payload, 1);
     struct ct_rec r;
     pid_t me = getpid();
 
@@ -221,8 +224,8 @@ CT_TEST(full_data, "getnext.full-data", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event")
 {
     trace_event_id_t id = ct_open_id("ct.getnext.full");
-    trace_id_t trid = ct_new_stream(NULL, 1);
     unsigned char payload[40], buf[200];
+    trace_id_t trid = ct_stream_for_data(sizeof payload, 1);
     fill_pattern(payload, sizeof payload);
     posix_trace_event(id, payload, sizeof payload);
     posix_trace_event(id, payload, sizeof payload);
@@ -297,8 +300,8 @@ CT_TEST(truncated_read, "getnext.truncated-read", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event")
 {
     trace_event_id_t id = ct_open_id("ct.getnext.short-buffer");
-    trace_id_t trid = ct_new_stream(NULL, 1);
     unsigned char payload[32], buf[64];
+    trace_id_t trid = ct_stream_for_data(sizeof payload, 1);
     fill_pattern(payload, sizeof payload);
     size_t sizes[4] = { 10, 10, 0, 31 };
     for (int i = 0; i < 4; i++)

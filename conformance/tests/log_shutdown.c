@@ -228,7 +228,13 @@ CT_TEST(log_has_mapping, "shutdown.log-has-mapping", "TRC,TRL",
     char path[PATH_BUF], got[CT_EVENT_NAME_BUF];
     trace_event_id_t ids[4];
     ids[0] = open_id(names[0]);
-    trace_id_t trid = log_stream(NULL, path, NULL), log;
+    /* Room for the longest name as data: the default max-data-size is
+     * implementation-defined (XSH posix_trace_attr_getmaxdatasize, S0052). */
+    trace_attr_t a;
+    CT_SETUP_OK(posix_trace_attr_init(&a));
+    CT_SETUP_OK(posix_trace_attr_setmaxdatasize(&a, strlen(names[0])));
+    trace_id_t trid = log_stream(&a, path, NULL), log;
+    posix_trace_attr_destroy(&a);
     for (int i = 1; i < 4; i++)
         ids[i] = open_id(names[i]);
     CT_SETUP_OK(posix_trace_start(trid));

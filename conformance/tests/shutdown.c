@@ -188,7 +188,7 @@ static int finished_within(struct reader *r, long ms)
 
 static void unblocks(int timed)
 {
-    struct reader r = { 0, timed, 0, 0, -1 };
+    struct reader r = { .timed = timed, .rc = -1 };
     pthread_t th;
     CT_SETUP_OK(posix_trace_create(0, NULL, &r.trid));     /* empty, suspended */
     CT_SETUP_OK(pthread_create(&th, NULL, reader_main, &r));
@@ -223,7 +223,7 @@ CT_TEST(unblocks_two_readers, "shutdown.EINVAL-unblocks-readers", "TRC",
 {
     /* Both kinds at once, on one stream; a second stream stays untouched. */
     trace_id_t trid, other;
-    struct reader r[2] = { { 0, 0, 0, 0, -1 }, { 0, 1, 0, 0, -1 } };
+    struct reader r[2] = { { .timed = 0, .rc = -1 }, { .timed = 1, .rc = -1 } };
     pthread_t th[2];
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_create(0, NULL, &other));

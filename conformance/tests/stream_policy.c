@@ -143,9 +143,11 @@ static int read_all(trace_id_t trid)
     }
 }
 
+/* 1 if event i is of id, else 0 (counted: posix_trace_eventid_equal() returns
+ * any non-zero value for equal ids, XSH posix_trace_eventid_equal RETURN VALUE, S0151). */
 static int is(trace_id_t trid, int i, trace_event_id_t id)
 {
-    return posix_trace_eventid_equal(trid, recs[i].info.posix_event_id, id);
+    return posix_trace_eventid_equal(trid, recs[i].info.posix_event_id, id) != 0;
 }
 
 /* Index of the first event of type id at or after from, or -1. */

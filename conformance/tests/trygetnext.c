@@ -82,7 +82,7 @@ CT_TEST(reports, "trygetnext.reports", "TRC", "posix_trace_trygetnext_event")
 {
     static const char payload[] = "trygetnext";
     trace_event_id_t id = ct_open_id("ct.trygetnext.reports");
-    trace_id_t trid = ct_new_stream(NULL, 1);
+    trace_id_t trid = ct_stream_for_data(sizeof payload, 1);
     struct posix_trace_event_info info;
     char data[64];
     size_t len;
@@ -147,7 +147,8 @@ CT_TEST(unavailable_zero, "trygetnext.unavailable-zero", "TRC", "posix_trace_try
                  " *unavailable");
         if (unavailable)
             CT_UNRESOLVED("the stream is empty after %d of the 3 user events", users);
-        users += posix_trace_eventid_equal(trid, info.posix_event_id, id);
+        /* Any non-zero value means equal (XSH posix_trace_eventid_equal RETURN VALUE, S0151). */
+        users += posix_trace_eventid_equal(trid, info.posix_event_id, id) != 0;
     }
     /* The reports above all set 0 (a non-zero value would have ended the loop
      * early); now one more report, with a different starting value. */
