@@ -126,8 +126,9 @@ def parse_args(argv):
                    help="the gate of 'make check': the implementation must be the reference; "
                    "fails if a rule it implements fails (rules listed in --known-gaps excepted)")
     p.add_argument("--known-gaps", default=None, metavar="FILE",
-                   help="rules the reference does not meet yet, one 'rule-id TAB reason' a "
-                   "line (default: ROOT/conformance/reference_gaps.tsv; --expect-reference only)")
+                   help="with --expect-reference: rules the reference does not meet yet, one "
+                   "'rule-id TAB reason' a line (default: ROOT/conformance/reference_gaps.tsv); "
+                   "an error without --expect-reference (a vendor's failures are never waived)")
     p.add_argument("--allow-fail", action="store_true",
                    help="exit 0 even if rules fail (reporting only)")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -491,6 +492,13 @@ def run(args):
     override_text = args.options if args.options is not None else \
         (conf.get("TRACE_OPTIONS_OVERRIDE") or None)
     override = parse_options_list(override_text, "--options") if override_text else None
+    if args.known_gaps and not args.expect_reference:
+        # The known gaps are the reference's, excused in its own gate only; a
+        # vendor's report never hides a failure (--allow-fail only changes
+        # the exit status).
+        raise RunError("--known-gaps FILE needs --expect-reference: the known gaps are the "
+                       "reference's, excused only in its own check ('make check-conformance'); "
+                       "a run without --expect-reference reports every failure")
     if args.expect_reference and impl != "reference":
         raise RunError("--expect-reference checks the reference, but the implementation under "
                        "test is a vendor's (IMPL = %s): use 'make conformance'" % impl)
