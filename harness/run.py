@@ -32,6 +32,7 @@ sys.dont_write_bytecode = True      # no __pycache__ in the source tree
 HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HARNESS_DIR)
 
+import build_results                              # noqa: E402
 import protocol                                   # noqa: E402
 import report_html                                # noqa: E402
 import report_junit                               # noqa: E402
@@ -155,15 +156,20 @@ def globs(values):
 
 
 def discover(root, build, impl, vectors_dir, use_vectors):
-    """The test programs: (executables, warnings).  Raises RunError if a test
-    source has no program."""
+    """The test programs: (executables, warnings).  A program whose last build
+    failed (its build log says BUILD-ERROR) is one too, with build_failure
+    set, even if an older build of it is still there.  Raises RunError if a
+    test source has no program and no build log."""
     exes, missing, warnings = [], [], []
     sources = sorted(s for s in glob.glob(os.path.join(root, "conformance", "tests", "*.c"))
                      if os.path.basename(s) != "ct.c")
     for src in sources:
         name = os.path.splitext(os.path.basename(src))[0]
         path = os.path.join(build, "conformance", name)
-        if os.path.isfile(path) and os.access(path, os.X_OK):
+        failure = build_results.read_build_log(path + ".build.log")
+        if failure is not None:
+            exes.append(build_results.failed_program(path, name, src, root, failure))
+        elif os.path.isfile(path) and os.access(path, os.X_OK):
             if os.path.getmtime(path) < os.path.getmtime(src):
                 warnings.append("%s is older than %s: rebuild ('make conformance-build')"
                                 % (os.path.relpath(path, root), os.path.relpath(src, root)))
@@ -192,11 +198,33 @@ def discover(root, build, impl, vectors_dir, use_vectors):
     return exes, warnings
 
 
+def given_program(root, path):
+    """The Executable of a program given with --exe: one that harness/build_test.sh
+    failed to build (its build log says BUILD-ERROR) is read from its source,
+    ROOT/conformance/tests/<name>.c."""
+    name = os.path.basename(path)
+    failure = build_results.read_build_log(path + ".build.log")
+    src = os.path.join(root, "conformance", "tests", name + ".c")
+    if failure is None:
+        return Executable(path)
+    if not os.path.isfile(src):
+        raise RunError("%s did not build (%s.build.log) and there is no %s to read its tests "
+                       "from" % (path, path, src))
+    return build_results.failed_program(path, name, src, root, failure)
+
+
 def collect(exes, jobs):
-    """--list of every program, in parallel: (tests sorted by id, errors)."""
+    """--list of every program, in parallel (the registrations in the source
+    of a program that did not build): (tests sorted by id, errors)."""
     errors, tests = [], []
+
+    def list_tests(exe):
+        if exe.build_failure is None:
+            return protocol.list_tests(exe)
+        return build_results.tests_in_source(exe.source_path, exe)
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [(exe, pool.submit(protocol.list_tests, exe)) for exe in exes]
+        futures = [(exe, pool.submit(list_tests, exe)) for exe in exes]
         for exe, fut in futures:
             try:
                 tests += fut.result()
@@ -405,6 +433,9 @@ def run_tests(tests, options, jobs, timeout, progress, tmp_root):
                          "the implementation does not support" % ", ".join(missing),
                          "duration_ms": 0, "status": None, "output": ""}
             progress.update(t.id, "UNSUPPORTED")
+        elif t.exe.build_failure is not None:
+            out[t.id] = build_results.result(t, t.exe.build_failure)
+            progress.update(t.id, out[t.id]["result"])
         else:
             runnable.append(t)
     supported = ",".join(o for o in OPTIONS if options.get(o))
@@ -526,12 +557,15 @@ def run(args):
                             not args.no_vectors)
         exes += found
         warnings += w
-    exes += [Executable(p) for p in args.exe]
+    exes += [given_program(root, p) for p in args.exe]
     if not exes:
         raise RunError("no test program: nothing in conformance/tests/*.c, no --exe")
     tests, errors = collect(exes, jobs)
     if errors:
         raise RunError("the test programs broke the protocol:\n  " + "\n  ".join(errors))
+    for exe in exes:
+        if exe.build_failure is not None:
+            warnings.append(build_results.warning(exe, sum(t.exe is exe for t in tests)))
     if book is not None:
         errors = book.check_references({t.id: t.rules for t in tests})
         if errors:
