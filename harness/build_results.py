@@ -96,9 +96,13 @@ def tests_in_source(src, exe):
     return parse_list("\n".join(sorted(lines)), exe)
 
 
-def failed_program(path, name, src, root, failure):
-    """The Executable of a program that did not build, from src (its source
-    file's path) below root."""
+def failed_program(path, name, src, root):
+    """The Executable of the program at path if its last build failed (its
+    build log, path.build.log, says BUILD-ERROR), its tests to be read from
+    src (its source file's path) below root; else None."""
+    failure = read_build_log(path + ".build.log")
+    if failure is None:
+        return None
     exe = Executable(path, name=name, source=os.path.relpath(src, root))
     exe.source_path = src
     exe.build_failure = failure

@@ -50,9 +50,9 @@ run () {
         status=$?
         errors=$(first_errors "$log")
         printf 'BUILD-ERROR %s (exit status %s):\n%s\n' "$step" "$status" "$errors" >> "$log"
-        printf '%s does not %s against the implementation under test: its tests are' \
+        printf '%s does not %s against the implementation under test: the report gives' \
             "$what" "$step" >&2
-        printf ' reported BUILD-ERROR (log: %s)\n%s\n' "$log" "$errors" >&2
+        printf ' its tests BUILD-ERROR (log: %s)\n%s\n' "$log" "$errors" >&2
         return 1
     fi
 }

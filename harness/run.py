@@ -166,9 +166,9 @@ def discover(root, build, impl, vectors_dir, use_vectors):
     for src in sources:
         name = os.path.splitext(os.path.basename(src))[0]
         path = os.path.join(build, "conformance", name)
-        failure = build_results.read_build_log(path + ".build.log")
-        if failure is not None:
-            exes.append(build_results.failed_program(path, name, src, root, failure))
+        failed = build_results.failed_program(path, name, src, root)
+        if failed is not None:
+            exes.append(failed)
         elif os.path.isfile(path) and os.access(path, os.X_OK):
             if os.path.getmtime(path) < os.path.getmtime(src):
                 warnings.append("%s is older than %s: rebuild ('make conformance-build')"
@@ -203,14 +203,14 @@ def given_program(root, path):
     failed to build (its build log says BUILD-ERROR) is read from its source,
     ROOT/conformance/tests/<name>.c."""
     name = os.path.basename(path)
-    failure = build_results.read_build_log(path + ".build.log")
     src = os.path.join(root, "conformance", "tests", name + ".c")
-    if failure is None:
+    failed = build_results.failed_program(path, name, src, root)
+    if failed is None:
         return Executable(path)
     if not os.path.isfile(src):
         raise RunError("%s did not build (%s.build.log) and there is no %s to read its tests "
                        "from" % (path, path, src))
-    return build_results.failed_program(path, name, src, root, failure)
+    return failed
 
 
 def collect(exes, jobs):
