@@ -225,16 +225,21 @@ def test_a_stale_program_is_not_run(sys_types_vendor, tmp_path):
         os.remove(stale)
 
 
-def test_types_only_in_trace_h_and_spaces_in_flags(vendor_lib, tmp_path):
-    """--with-trace-cflags/--with-trace-libs with quoted paths that hold a
-    space, in a tree whose path holds one; the vendor's <sys/types.h> (the
-    system's) lacks the trace types: the <sys/types.h> rules FAIL with the
-    compiler's message, the rest of the report is complete."""
+@pytest.mark.parametrize("how", ["--with-trace", "--with-trace-cflags/libs"])
+def test_types_only_in_trace_h_and_spaces_in_paths(vendor_lib, tmp_path, how):
+    """./configure --with-trace=DIR, or --with-trace-cflags/--with-trace-libs
+    with quoted paths, where DIR holds a space, in a tree whose path holds one;
+    the <sys/types.h> the vendor's programs see (the system's) lacks the trace
+    types: the <sys/types.h> rules FAIL with the compiler's message, the rest
+    of the report is complete (this was exit 2 and no report)."""
     base = str(tmp_path / "two words")
     vendor = make_vendor(base, vendor_lib, types_in_sys_types=False)
     tree = copy_tree(os.path.join(base, "the tree"), {"attr_init", "sys_types_h"})
-    sh(["sh", "./configure", "--with-trace-cflags=-I'%s/include'" % vendor,
-        "--with-trace-libs='%s/lib/libposixtrace.a' -pthread" % vendor], tree)
+    if how == "--with-trace":
+        sh(["sh", "./configure", "--with-trace=" + vendor], tree)
+    else:
+        sh(["sh", "./configure", "--with-trace-cflags=-I'%s/include'" % vendor,
+            "--with-trace-libs='%s/lib/libposixtrace.a' -pthread" % vendor], tree)
     doc, out, rerun = make_conformance(tree)
     rules = by_id(doc["rules"])
     r = rules["sys_types_h.trace-types"]
