@@ -236,12 +236,6 @@ void ct_set_rule(const char *id)
     current_rule = id;
 }
 
-void ct_checked_by_compiling(const char *what)
-{
-    ct_checks++;
-    ct_note("checked by compiling: %s", what);
-}
-
 void ct_note(const char *fmt, ...)
 {
     va_list ap;

@@ -17,9 +17,9 @@
  *     }
  *
  * A test whose body returns has PASSed if it made at least one check (one
- * that made none is UNRESOLVED: it showed nothing).  A check that does not hold ends the
- * test FAIL with a message saying what was expected, what came back, which
- * rule it breaks and where (file:line and the condition's text).  ct.c
+ * that made none is UNRESOLVED: it showed nothing).  A check that does not
+ * hold ends the test FAIL with a message saying what was expected, what came
+ * back, which rule it breaks and where (file:line and the condition's text).  ct.c
  * supplies main(), which implements the harness protocol (harness/README.md):
  *
  *     EXE --list          one line per test: id TAB rules TAB options TAB functions
@@ -154,12 +154,6 @@ void ct_register(struct ct_test *t);
         if (ct_got_ != 0)                                                         \
             ct_setup_err(__FILE__, __LINE__, #call, ct_got_);                     \
     } while (0)
-
-/* A check the compiler made: the test's code uses declarations of a header
- * (a constant, a member, a type), so the program's having been built shows
- * that they exist.  Counts as a check -- a test that made none is UNRESOLVED,
- * not PASS -- and notes what was checked. */
-#define CT_CHECKED_BY_COMPILING(what) ct_checked_by_compiling(what)
 
 /* Ending a test with a result other than PASS. */
 #define CT_FAIL(...)        ct_end(CT_CODE_FAIL, __FILE__, __LINE__, __VA_ARGS__)
@@ -305,7 +299,6 @@ void ct_sleep_ms(long ms);
 /* ---- Internals used by the macros ------------------------------------------------ */
 
 extern unsigned long ct_checks;
-void ct_checked_by_compiling(const char *what);
 void ct_set_rule(const char *id);
 CT_NORETURN void ct_end(int code, const char *file, int line, const char *fmt, ...)
     CT_PRINTF(4, 5);
