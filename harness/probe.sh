@@ -16,9 +16,9 @@
 # line of each part that did not compile, as C strings.  Prints two lines:
 # the flags the test program is compiled with (-DCT_PROBE_<part>=1 or 0 for
 # each part, and -include of that header), and the objects it is linked
-# with (the parts that compiled), paths quoted for the shell.  Used by
-# mk/harness.mk and harness/mutants/build.py, so that both build the test
-# the same way.
+# with (the parts that compiled), paths quoted for the shell (read with
+# eval).  Used by harness/build_test.sh, through which mk/harness.mk and
+# harness/mutants/build.py both build the test the same way.
 set -u
 name=$1 outdir=$2
 shift 2

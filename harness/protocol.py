@@ -58,6 +58,7 @@ class Executable:
         self.prefix = list(prefix)
         self.name = name or os.path.basename(path)
         self.source = source        # the .c file it was built from, if known
+        self.build_failure = None   # a build_results.BuildFailure: it did not build
 
     def argv(self, *args):
         return [self.path] + self.prefix + list(args)

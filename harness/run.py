@@ -32,6 +32,7 @@ sys.dont_write_bytecode = True      # no __pycache__ in the source tree
 HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HARNESS_DIR)
 
+import build_results                              # noqa: E402
 import protocol                                   # noqa: E402
 import report_html                                # noqa: E402
 import report_junit                               # noqa: E402
@@ -126,8 +127,9 @@ def parse_args(argv):
                    help="the gate of 'make check': the implementation must be the reference; "
                    "fails if a rule it implements fails (rules listed in --known-gaps excepted)")
     p.add_argument("--known-gaps", default=None, metavar="FILE",
-                   help="rules the reference does not meet yet, one 'rule-id TAB reason' a "
-                   "line (default: ROOT/conformance/reference_gaps.tsv; --expect-reference only)")
+                   help="with --expect-reference: rules the reference does not meet yet, one "
+                   "'rule-id TAB reason' a line (default: ROOT/conformance/reference_gaps.tsv); "
+                   "an error without --expect-reference (a vendor's failures are never waived)")
     p.add_argument("--allow-fail", action="store_true",
                    help="exit 0 even if rules fail (reporting only)")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -154,15 +156,20 @@ def globs(values):
 
 
 def discover(root, build, impl, vectors_dir, use_vectors):
-    """The test programs: (executables, warnings).  Raises RunError if a test
-    source has no program."""
+    """The test programs: (executables, warnings).  A program whose last build
+    failed (its build log says BUILD-ERROR) is one too, with build_failure
+    set, even if an older build of it is still there.  Raises RunError if a
+    test source has no program and no build log."""
     exes, missing, warnings = [], [], []
     sources = sorted(s for s in glob.glob(os.path.join(root, "conformance", "tests", "*.c"))
                      if os.path.basename(s) != "ct.c")
     for src in sources:
         name = os.path.splitext(os.path.basename(src))[0]
         path = os.path.join(build, "conformance", name)
-        if os.path.isfile(path) and os.access(path, os.X_OK):
+        failed = build_results.failed_program(path, name, src, root)
+        if failed is not None:
+            exes.append(failed)
+        elif os.path.isfile(path) and os.access(path, os.X_OK):
             if os.path.getmtime(path) < os.path.getmtime(src):
                 warnings.append("%s is older than %s: rebuild ('make conformance-build')"
                                 % (os.path.relpath(path, root), os.path.relpath(src, root)))
@@ -191,11 +198,33 @@ def discover(root, build, impl, vectors_dir, use_vectors):
     return exes, warnings
 
 
+def given_program(root, path):
+    """The Executable of a program given with --exe: one that harness/build_test.sh
+    failed to build (its build log says BUILD-ERROR) is read from its source,
+    ROOT/conformance/tests/<name>.c."""
+    name = os.path.basename(path)
+    src = os.path.join(root, "conformance", "tests", name + ".c")
+    failed = build_results.failed_program(path, name, src, root)
+    if failed is None:
+        return Executable(path)
+    if not os.path.isfile(src):
+        raise RunError("%s did not build (%s.build.log) and there is no %s to read its tests "
+                       "from" % (path, path, src))
+    return failed
+
+
 def collect(exes, jobs):
-    """--list of every program, in parallel: (tests sorted by id, errors)."""
+    """--list of every program, in parallel (the registrations in the source
+    of a program that did not build): (tests sorted by id, errors)."""
     errors, tests = [], []
+
+    def list_tests(exe):
+        if exe.build_failure is None:
+            return protocol.list_tests(exe)
+        return build_results.tests_in_source(exe.source_path, exe)
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [(exe, pool.submit(protocol.list_tests, exe)) for exe in exes]
+        futures = [(exe, pool.submit(list_tests, exe)) for exe in exes]
         for exe, fut in futures:
             try:
                 tests += fut.result()
@@ -404,6 +433,9 @@ def run_tests(tests, options, jobs, timeout, progress, tmp_root):
                          "the implementation does not support" % ", ".join(missing),
                          "duration_ms": 0, "status": None, "output": ""}
             progress.update(t.id, "UNSUPPORTED")
+        elif t.exe.build_failure is not None:
+            out[t.id] = build_results.result(t, t.exe.build_failure)
+            progress.update(t.id, out[t.id]["result"])
         else:
             runnable.append(t)
     supported = ",".join(o for o in OPTIONS if options.get(o))
@@ -491,6 +523,13 @@ def run(args):
     override_text = args.options if args.options is not None else \
         (conf.get("TRACE_OPTIONS_OVERRIDE") or None)
     override = parse_options_list(override_text, "--options") if override_text else None
+    if args.known_gaps and not args.expect_reference:
+        # The known gaps are the reference's, excused in its own gate only; a
+        # vendor's report never hides a failure (--allow-fail only changes
+        # the exit status).
+        raise RunError("--known-gaps FILE needs --expect-reference: the known gaps are the "
+                       "reference's, excused only in its own check ('make check-conformance'); "
+                       "a run without --expect-reference reports every failure")
     if args.expect_reference and impl != "reference":
         raise RunError("--expect-reference checks the reference, but the implementation under "
                        "test is a vendor's (IMPL = %s): use 'make conformance'" % impl)
@@ -518,12 +557,15 @@ def run(args):
                             not args.no_vectors)
         exes += found
         warnings += w
-    exes += [Executable(p) for p in args.exe]
+    exes += [given_program(root, p) for p in args.exe]
     if not exes:
         raise RunError("no test program: nothing in conformance/tests/*.c, no --exe")
     tests, errors = collect(exes, jobs)
     if errors:
         raise RunError("the test programs broke the protocol:\n  " + "\n  ".join(errors))
+    for exe in exes:
+        if exe.build_failure is not None:
+            warnings.append(build_results.warning(exe, sum(t.exe is exe for t in tests)))
     if book is not None:
         errors = book.check_references({t.id: t.rules for t in tests})
         if errors:

@@ -14,6 +14,9 @@
 #                             vendor mode)
 #   make conformance-build    build the test programs and the profile only
 #
+# A test program that does not build against the implementation under test
+# does not stop the build: see the rule of build/conformance/% below.
+#
 # CONFORMANCE_FLAGS passes options to the runner, e.g.
 #   make conformance CONFORMANCE_FLAGS='--rule "create.*" -v'
 
@@ -21,6 +24,9 @@ CT_DIR     = conformance/tests
 CT_SRCS    = $(filter-out $(CT_DIR)/ct.c,$(wildcard $(CT_DIR)/*.c))
 CT_BINS    = $(CT_SRCS:$(CT_DIR)/%.c=build/conformance/%)
 CT_OBJ     = build/harness/obj/ct.o
+CT_OBJDIR  = build/harness/obj/tests
+# Tests with a compile probe (conformance/probes/NAME.c, see harness/probe.sh).
+CT_PROBED  = $(patsubst conformance/probes/%.c,build/conformance/%,$(wildcard conformance/probes/*.c))
 PROFILE    = build/harness/profile
 VECRUN    ?= build/harness/vecrun
 HARNESS_MK := $(lastword $(MAKEFILE_LIST))
@@ -79,9 +85,23 @@ $(CT_OBJ): $(CT_DIR)/ct.c $(CT_DIR)/ct.h config.mk $(HARNESS_MK)
 	@mkdir -p $(@D) build/harness/deps
 	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) -c -o $@ $<
 
-build/conformance/%: $(CT_DIR)/%.c $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK)
-	@mkdir -p $(@D) build/harness/deps
-	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) -o $@ $< $(CT_OBJ) $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
+# A test program that does not compile or link against the implementation
+# under test does not stop the build: harness/build_test.sh keeps the
+# compiler's output in build/conformance/NAME.build.log, ending with a line
+# BUILD-ERROR, and removes the program; the runner then reports its tests
+# BUILD-ERROR (harness/build_results.py).  The dependency file names the
+# program (-MT), which the object is made for.
+build/conformance/%: $(CT_DIR)/%.c $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK) \
+                     harness/build_test.sh
+	@mkdir -p $(@D) $(CT_OBJDIR) build/harness/deps
+	sh harness/build_test.sh compile $* $< $(CT_OBJDIR)/$*.o $(CC) $(HARNESS_CFLAGS) \
+	    -- $(HARNESS_DEPFLAGS) -MT $@
+	sh harness/build_test.sh link $* $(CT_OBJDIR)/$*.o $@ $(CC) \
+	    -- $(CT_OBJ) $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
+
+# The compile probes: harness/build_test.sh compiles each part on its own
+# (harness/probe.sh) and builds the test program with the result.
+$(CT_PROBED): build/conformance/%: conformance/probes/%.c harness/probe.sh
 
 $(PROFILE): harness/profile.c $(TRACE_DEPS) config.mk $(HARNESS_MK)
 	@mkdir -p $(@D) build/harness/deps
@@ -103,20 +123,3 @@ check-pytest: conformance-build
 
 check-mutants: conformance-build
 	$(PYTHON) -m pytest -q harness/tests/test_vendor_mode.py
-
-# Tests with a compile probe (conformance/probes/NAME.c for conformance/tests/
-# NAME.c: the header rules, conformance/tests/ct_probe.h): harness/probe.sh
-# compiles each part of the probe on its own and says with which flags and
-# objects the test program is built.
-PROBE_DIR      = build/harness/probes
-CT_PROBE_SRCS  = $(wildcard conformance/probes/*.c)
-CT_PROBED_BINS = $(CT_PROBE_SRCS:conformance/probes/%.c=build/conformance/%)
-
-$(CT_PROBED_BINS): build/conformance/%: $(CT_DIR)/%.c conformance/probes/%.c \
-                   harness/probe.sh $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK)
-	@mkdir -p $(@D) build/harness/deps
-	@out=$$(sh harness/probe.sh $* "$(PROBE_DIR)" $(CC) $(HARNESS_CFLAGS)) || exit 1; \
-	flags=$$(echo "$$out" | sed -n 1p); objs=$$(echo "$$out" | sed -n 2p); \
-	echo "$(CC) ... $$flags -o $@"; \
-	eval "$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) $$flags -o $@ $< $$objs $(CT_OBJ) \
-	    $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread"

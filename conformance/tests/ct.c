@@ -526,6 +526,10 @@ CT_NORETURN static void run_test(const struct ct_test *t)
     test_pid = getpid();
     atexit(exit_guard);
     t->body();
+    /* A body that returns without having checked anything has shown
+     * nothing: not a PASS (a check compiled out, a loop that never ran). */
+    if (ct_checks == 0)
+        finish(CT_CODE_UNRESOLVED, t->file, t->line, "the test made no check");
     char msg[128];
     snprintf(msg, sizeof msg, "%lu check%s passed", ct_checks, ct_checks == 1 ? "" : "s");
     finish(CT_CODE_PASS, NULL, 0, msg);

@@ -16,9 +16,10 @@
  *         CT_CHECK_OK(posix_trace_attr_init(&a));
  *     }
  *
- * A test whose body returns has PASSed.  A check that does not hold ends the
- * test FAIL with a message saying what was expected, what came back, which
- * rule it breaks and where (file:line and the condition's text).  ct.c
+ * A test whose body returns has PASSed if it made at least one check (one
+ * that made none is UNRESOLVED: it showed nothing).  A check that does not
+ * hold ends the test FAIL with a message saying what was expected, what came
+ * back, which rule it breaks and where (file:line and the condition's text).  ct.c
  * supplies main(), which implements the harness protocol (harness/README.md):
  *
  *     EXE --list          one line per test: id TAB rules TAB options TAB functions

@@ -17,7 +17,6 @@ import glob
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -97,46 +96,53 @@ class Implementation:
         return self.lib
 
 
-class TestPrograms:
-    """The portable tests, ct.c and the profile compiled against one header
-    directory; linked with any library built against that header."""
+def _build_test(repo, step, name, *args):
+    """One step of harness/build_test.sh, as mk/harness.mk runs it: a test
+    program that does not build is a result (its build log), not an error."""
+    p = subprocess.run(["sh", os.path.join("harness", "build_test.sh"), step, name] +
+                       list(args), cwd=repo, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    if p.returncode != 0:
+        raise BuildError("harness/build_test.sh %s %s failed:\n%s" % (step, name, p.stdout))
 
-    def __init__(self, repo, include_dir, objdir, cflags=()):
+
+class TestPrograms:
+    """The portable tests (all, or those named), ct.c and the profile compiled
+    against one header directory; linked with any library built against that
+    header.  The tests are built by harness/build_test.sh, as mk/harness.mk
+    builds them: one that does not compile or link leaves no program but a
+    build log, and the runner reports its tests BUILD-ERROR."""
+
+    def __init__(self, repo, include_dir, objdir, cflags=(), names=None):
         self.repo, self.objdir = repo, objdir
         os.makedirs(objdir, exist_ok=True)
         tests_dir = os.path.join(repo, "conformance", "tests")
-        flags = BASE_CFLAGS + list(cflags) + ["-I" + include_dir, "-I" + tests_dir]
+        self.flags = BASE_CFLAGS + list(cflags) + ["-I" + include_dir, "-I" + tests_dir]
         self.tests = [s for s in sorted(glob.glob(os.path.join(tests_dir, "*.c")))
-                      if os.path.basename(s) != "ct.c"]
-        self.extra_objs = {}
-        jobs = [(_cc, flags + self._probe(s, flags) + ["-c", "-o", self._obj(s), s],
-                 "compiling %s" % s)
-                for s in self.tests + [os.path.join(tests_dir, "ct.c"),
-                                       os.path.join(repo, "harness", "profile.c")]]
+                      if os.path.basename(s) != "ct.c" and
+                      (names is None or os.path.basename(s)[:-2] in names)]
+        if names is not None and len(self.tests) != len(set(names)):
+            raise BuildError("no such tests: %s" % sorted(
+                set(names) - {os.path.basename(s)[:-2] for s in self.tests}))
+        # The source as make names it, so that the compiler's messages are the same.
+        jobs = [(_build_test, repo, "compile", self._name(s), os.path.relpath(s, repo),
+                 self._obj(s), CC, *self.flags) for s in self.tests]
+        jobs += [(_cc, self.flags + ["-c", "-o", os.path.join(objdir, self._name(s) + ".o"), s],
+                  "compiling %s" % s)
+                 for s in (os.path.join(tests_dir, "ct.c"),
+                           os.path.join(repo, "harness", "profile.c"))]
         _parallel(jobs)
 
-    def _probe(self, src, flags):
-        """A test with a compile probe (conformance/probes/NAME.c) is built as
-        mk/harness.mk builds it, through harness/probe.sh: its extra flags."""
-        name = os.path.basename(src)[:-2]
-        if not os.path.exists(os.path.join(self.repo, "conformance", "probes", name + ".c")):
-            return []
-        p = subprocess.run(["sh", "harness/probe.sh", name, os.path.join(self.objdir, "probes"),
-                            CC] + flags, cwd=self.repo, stdout=subprocess.PIPE,
-                           universal_newlines=True)
-        if p.returncode != 0:
-            raise BuildError("harness/probe.sh %s failed" % name)
-        lines = (p.stdout.splitlines() + ["", ""])[:2]
-        self.extra_objs[name] = shlex.split(lines[1])
-        return shlex.split(lines[0])
+    @staticmethod
+    def _name(src):
+        return os.path.basename(src)[:-2]
 
     def _obj(self, src):
-        return os.path.join(self.objdir, os.path.basename(src)[:-2] + ".o")
+        return os.path.join(self.objdir, "tests", self._name(src) + ".o")
 
     def programs(self, build_dir):
         """The test programs link() makes in build_dir."""
-        return [os.path.join(build_dir, "conformance", os.path.basename(s)[:-2])
-                for s in self.tests]
+        return [os.path.join(build_dir, "conformance", self._name(s)) for s in self.tests]
 
     def link(self, lib, build_dir):
         """build_dir/conformance/<name> for each test, build_dir/harness/profile."""
@@ -145,9 +151,9 @@ class TestPrograms:
         os.makedirs(conf, exist_ok=True)
         os.makedirs(harness, exist_ok=True)
         ct = os.path.join(self.objdir, "ct.o")
-        jobs = [(_cc, ["-o", os.path.join(conf, os.path.basename(s)[:-2]), self._obj(s)] +
-                 self.extra_objs.get(os.path.basename(s)[:-2], []) + [ct, lib, "-pthread"],
-                 "linking %s" % s) for s in self.tests]
+        jobs = [(_build_test, self.repo, "link", self._name(s), self._obj(s),
+                 os.path.join(conf, self._name(s)), CC, "--", ct, lib, "-pthread")
+                for s in self.tests]
         jobs.append((_cc, ["-o", os.path.join(harness, "profile"),
                            os.path.join(self.objdir, "profile.o"), lib, "-pthread"],
                      "linking the profile"))

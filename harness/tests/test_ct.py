@@ -42,7 +42,7 @@ def test_list(selfcheck):
                        check=True)
     lines = p.stdout.splitlines()
     ids = [line.split("\t")[0] for line in lines]
-    assert ids == sorted(ids) and len(ids) == 15
+    assert ids == sorted(ids) and len(ids) == 16
     assert "ct_selfcheck.check_fails\tself.a,self.b\tTRC\tposix_trace_create" in lines
     assert "ct_selfcheck.passes\tself.a\tTRC" in lines         # no functions: 3 fields
 
@@ -67,6 +67,7 @@ def test_list(selfcheck):
     ("untested", 4, "UNTESTED", r"^\{TRACE_SYS_MAX\} is indeterminate: 7 "),
     ("unsupported", 3, "UNSUPPORTED", r"^no TEF "),
     ("multiline_message", 1, "FAIL", r"^line one line two tabbed "),
+    ("no_check", 2, "UNRESOLVED", r"^the test made no check \(ct_selfcheck\.c:\d+\)$"),
 ])
 def test_results_and_messages(selfcheck, test, code, name, pattern):
     rc, got, msg, out = run(selfcheck, test)
@@ -99,7 +100,7 @@ def test_run_all(selfcheck):
     assert p.returncode == 1
     assert re.search(r"^PASS\s+ct_selfcheck\.passes$", p.stdout, re.M)
     assert re.search(r"^FAIL\s+ct_selfcheck\.check_fails$", p.stdout, re.M)
-    assert "3 PASS, 7 FAIL, 2 UNRESOLVED, 2 UNSUPPORTED, 1 UNTESTED" in p.stdout
+    assert "3 PASS, 7 FAIL, 3 UNRESOLVED, 2 UNSUPPORTED, 1 UNTESTED" in p.stdout
 
 
 def test_portable_tests_include_only_standard_headers():

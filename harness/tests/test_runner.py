@@ -296,6 +296,18 @@ def test_expect_reference_and_known_gaps(fake_env):
     assert by_id(doc["rules"])["r.fail"]["known_gap"] == "not written yet"
 
 
+def test_known_gaps_needs_expect_reference(fake_env):
+    """--known-gaps alone would be silently ignored: it is an error (exit 2, no
+    report written)."""
+    gaps = os.path.join(fake_env["tmp"], "gaps.tsv")
+    with open(gaps, "w") as f:
+        f.write("r.fail\tnot written yet\n")
+    p = run_runner(fake_env, "--known-gaps", gaps, "--rule", "r.fail")
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "--known-gaps FILE needs --expect-reference" in p.stderr
+    assert not os.path.exists(os.path.join(fake_env["reports"], "conformance.json"))
+
+
 def test_expect_reference_refuses_a_vendor(fake_env):
     p = run_runner(fake_env, "--expect-reference", "--impl", "vendor")
     assert p.returncode == 2

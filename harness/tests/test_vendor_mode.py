@@ -61,6 +61,9 @@ def baseline(tmp_path_factory):
                             "--name", "reference as a vendor's",
                             env=dict(os.environ),
                             programs=progs.programs(build_dir))
+    unbuilt = sorted({t["executable"] for t in doc["tests"]
+                      if t["message"].startswith("BUILD-ERROR")})
+    assert not unbuilt, "test programs that do not build against the reference: %s" % unbuilt
     return {"impl": impl, "progs": progs, "doc": doc, "dir": wd}
 
 

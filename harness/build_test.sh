@@ -1,0 +1,112 @@
+#!/bin/sh
+# harness/build_test.sh -- builds one portable test program,
+# conformance/tests/NAME.c, against the implementation under test, so that a
+# program that does not build is a result, not a stopped build.
+#
+#   harness/build_test.sh compile NAME SRC OBJ CC [CFLAGS...] [-- PROGRAM-ONLY FLAGS...]
+#   harness/build_test.sh link NAME OBJ OUT LINKER... -- [OBJECTS AND LIBRARIES...]
+#
+# compile: SRC -> OBJ (and, when there is a compile probe
+# conformance/probes/NAME.c, its parts through harness/probe.sh, compiled with
+# CFLAGS but not the program-only flags such as -MMD).  link: OBJ, the probe's
+# objects and the rest -> OUT ("LINKER -o OUT OBJ [probe objects] REST").
+#
+# Both steps always exit 0 when the compiler fails: they keep its output in
+# OBJ.log (compile) and OUT.build.log (link: OBJ.log followed by the link's
+# output), and end the log with a line "BUILD-ERROR <step> (exit status N):"
+# followed by the compiler's first error lines, indented.  harness/run.py
+# reads OUT.build.log: such a program's tests are reported BUILD-ERROR.  A
+# step that fails removes what it would have made, so that a program from an
+# earlier build is never taken for this one.  Used by mk/harness.mk and
+# harness/mutants/build.py, so that both build the tests the same way; run
+# from the top of the source tree.
+set -u
+
+# q WORD: WORD quoted for the shell (for eval).
+q () { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ; }
+
+# first_errors LOG: the compiler's first error lines ("file:line:col: error:",
+# "collect2: error:", "undefined reference"; or, if there is none, its first
+# lines), indented.
+first_errors () {
+    grep -v '^\$ ' "$1" | grep -E '(^|[: ])(fatal )?error:|undefined (reference|symbol)' |
+        head -n 3 > "$1.err"
+    test -s "$1.err" || grep -v '^\$ ' "$1" | grep -v '^[[:space:]]*$' | head -n 3 > "$1.err"
+    sed 's/^/  /' "$1.err"
+    rm -f "$1.err"
+}
+
+# run LOG STEP WHAT COMMAND...: runs the command, its line and output going to
+# LOG; on failure ends LOG with the BUILD-ERROR lines, says so on stderr and
+# returns 1.
+run () {
+    log=$1 step=$2 what=$3
+    shift 3
+    { printf '$' ; for a in "$@" ; do printf ' %s' "$a" ; done ; echo ; } >> "$log"
+    if "$@" >> "$log" 2>&1 ; then
+        echo "-- $step: ok" >> "$log"
+        return 0
+    else
+        status=$?
+        errors=$(first_errors "$log")
+        printf 'BUILD-ERROR %s (exit status %s):\n%s\n' "$step" "$status" "$errors" >> "$log"
+        printf '%s does not %s against the implementation under test: the report gives' \
+            "$what" "$step" >&2
+        printf ' its tests BUILD-ERROR (log: %s)\n%s\n' "$log" "$errors" >&2
+        return 1
+    fi
+}
+
+step=${1-}
+case $step in
+compile)
+    test $# -ge 5 || { echo "usage: $0 compile NAME SRC OBJ CC [CFLAGS...]" >&2 ; exit 2 ; }
+    name=$2 src=$3 obj=$4
+    shift 4
+    common='' ; only=''
+    while test $# -gt 0 && test "$1" != -- ; do common="$common $(q "$1")" ; shift ; done
+    test $# -gt 0 && shift
+    for a in "$@" ; do only="$only $(q "$a")" ; done
+    log=$obj.log
+    mkdir -p "$(dirname "$obj")" || exit 1
+    rm -f "$obj" "$obj.extra"
+    : > "$log"
+    extra_flags='' extra_objs=''
+    if test -f "conformance/probes/$name.c" ; then
+        # The probe decides with the compiler whether a header defines
+        # something; its own log is quoted by the test's failure messages.
+        out=$(eval "sh harness/probe.sh $(q "$name") $(q "$(dirname "$obj")/probes") $common") ||
+            { echo "BUILD-ERROR compile (harness/probe.sh $name failed):" >> "$log" ; exit 0 ; }
+        extra_flags=$(printf '%s\n' "$out" | sed -n 1p)
+        extra_objs=$(printf '%s\n' "$out" | sed -n 2p)
+    fi
+    eval "set -- $common $extra_flags $only -c -o $(q "$obj") $(q "$src")"
+    run "$log" compile "$src" "$@" || { rm -f "$obj" ; exit 0 ; }
+    printf '%s\n' "$extra_objs" > "$obj.extra"
+    ;;
+link)
+    test $# -ge 5 || { echo "usage: $0 link NAME OBJ OUT LINKER... -- [REST...]" >&2 ; exit 2 ; }
+    name=$2 obj=$3 out=$4
+    shift 4
+    linker=''
+    while test $# -gt 0 && test "$1" != -- ; do linker="$linker $(q "$1")" ; shift ; done
+    test $# -gt 0 && shift
+    log=$out.build.log
+    rm -f "$out"
+    if test -f "$obj.log" ; then cp "$obj.log" "$log" ; else : > "$log" ; fi
+    if ! test -f "$obj" ; then
+        # The compile failed (its log, copied above, says why) or never ran.
+        grep -q '^BUILD-ERROR' "$log" ||
+            echo "BUILD-ERROR compile (no object $obj: compile it first):" >> "$log"
+        exit 0
+    fi
+    extra_objs=$(cat "$obj.extra" 2>/dev/null)
+    eval "set -- $linker -o $(q "$out") $(q "$obj") $extra_objs \"\$@\""
+    run "$log" link "conformance/tests/$name.c" "$@" || { rm -f "$out" ; exit 0 ; }
+    ;;
+*)
+    echo "usage: $0 compile|link ..." >&2
+    exit 2
+    ;;
+esac
+exit 0
