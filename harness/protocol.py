@@ -179,13 +179,77 @@ def _last_result_line(stdout):
     return None
 
 
-def interpret(returncode, stdout, timed_out, timeout):
-    """What a test's process did -> (result code, one-line message)."""
+# ---- where a test was: the notes ct.c keeps in the CT_PROGRESS file -------------
+
+# The beginning of the message of a test stopped before a call (ct.c, CT_STOP_AT).
+STOPPED = "not run to the end: "
+NOTE_SIZE = 256         # ct.c's CT_NOTE: the call note, then the check note
+
+
+class Progress:
+    """What a test's last notes say (ct.c, "Where the test is"): the trace
+    call it was in or had last returned from, the last check that passed."""
+
+    def __init__(self, call_state=None, function=None, call_at=None, check_at=None,
+                 checks=None):
+        self.call_state, self.function, self.call_at = call_state, function, call_at
+        self.check_at, self.checks = check_at, checks
+
+    @property
+    def in_call(self):
+        """The function the test was in when it was stopped, or None."""
+        return self.function if self.call_state == "call" else None
+
+    def where(self):
+        """' in posix_trace_start (start.c:40); last check passed: start.c:38
+        (5 checks)', or '' when there is no note."""
+        parts = []
+        if self.call_state == "call":
+            text = " in %s (%s)" % (self.function, self.call_at)
+        elif self.call_state == "returned":
+            text = " outside the trace functions (the last call, %s at %s, had returned)" % (
+                self.function, self.call_at)
+        else:
+            text = ""
+        if self.check_at:
+            parts.append("last check passed: %s (%s check%s)" % (
+                self.check_at, self.checks, "" if self.checks == "1" else "s"))
+        elif self.call_state:
+            parts.append("no check passed yet")
+        return text + ("; " + "; ".join(parts) if parts else "")
+
+
+def _note(data, n):
+    return data[n * NOTE_SIZE:(n + 1) * NOTE_SIZE].split(b"\0", 1)[0].decode(
+        "utf-8", "replace").split()
+
+
+def read_progress(path):
+    """The Progress in the file a test kept its notes in (an empty one if
+    there is none: a program that keeps no notes, or made no trace call)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(2 * NOTE_SIZE)
+    except OSError:
+        return Progress()
+    call, check = _note(data, 0), _note(data, 1)
+    p = Progress()
+    if len(call) == 3 and call[0] in ("call", "returned", "stopped"):
+        p.call_state, p.function, p.call_at = call
+    if len(check) == 3 and check[0] == "check":
+        p.check_at, p.checks = check[1], check[2]
+    return p
+
+
+def interpret(returncode, stdout, timed_out, timeout, progress=None):
+    """What a test's process did -> (result code, one-line message).  A test
+    that timed out or was killed by a signal is placed by its notes."""
+    where = progress.where() if progress is not None else ""
     if timed_out:
-        return "UNRESOLVED", "timed out after %g s" % timeout
+        return "UNRESOLVED", "timed out after %g s%s" % (timeout, where)
     found = _last_result_line(stdout)
     if returncode < 0:
-        msg = "killed by signal %s" % signal_name(-returncode)
+        msg = "killed by signal %s%s" % (signal_name(-returncode), where)
         if found:
             msg += " (after printing RESULT %s %s)" % (found[0], found[1])
         return "FAIL", msg
@@ -258,11 +322,16 @@ class _Capture(threading.Thread):
         return h + t
 
 
-def run_test(test, timeout, env=None, cwd=None):
+def run_test(test, timeout, env=None, cwd=None, progress_path=None):
     """Runs one test in a process group of its own.  Returns a dict:
     result, message, duration_ms, status ({"exit": n} | {"signal": name} |
-    {"timeout": s} | {"error": text}), output (stdout and stderr, truncated)."""
+    {"timeout": s} | {"error": text}), output (stdout and stderr, truncated),
+    and hung_in: the trace function it timed out in (or None).  With
+    progress_path, the test keeps its notes there (CT_PROGRESS): a test that
+    times out or crashes is reported with where it was."""
     argv = test.exe.argv("--run", test.id)
+    if progress_path is not None:
+        env = dict(os.environ if env is None else env, CT_PROGRESS=progress_path)
     start = time.monotonic()
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -271,7 +340,7 @@ def run_test(test, timeout, env=None, cwd=None):
     except OSError as e:
         return {"result": "UNRESOLVED", "message": "cannot run %s: %s" % (
                     test.exe.path, e.strerror or e),
-                "duration_ms": 0, "status": {"error": str(e)}, "output": ""}
+                "duration_ms": 0, "status": {"error": str(e)}, "output": "", "hung_in": None}
     with _live_lock:
         _live.add(proc)
     try:
@@ -306,7 +375,18 @@ def run_test(test, timeout, env=None, cwd=None):
         except OSError:
             pass
     rc = proc.returncode
-    result, message = interpret(rc, stdout, timed_out, timeout)
+    progress = None
+    if progress_path is not None and (timed_out or rc != 0):
+        progress = read_progress(progress_path)
+    result, message = interpret(rc, stdout, timed_out, timeout, progress)
+    if progress is not None and progress.call_state == "stopped" \
+            and not message.startswith(STOPPED):
+        # A process the test forked stopped before the call (CT_STOP_AT): its
+        # parent's message is only the consequence.
+        result = "UNRESOLVED"
+        message = "%s%s hung in several tests in a row, and a process of this test was " \
+            "about to call it (%s; stopped before the call), so: %s" % (
+                STOPPED, progress.function, progress.call_at, message)
     if timed_out:
         status = {"timeout": timeout}
     elif rc < 0:
@@ -318,4 +398,5 @@ def run_test(test, timeout, env=None, cwd=None):
         output += ("\n" if output and not output.endswith("\n") else "") + \
             "--- stderr ---\n" + stderr
     return {"result": result, "message": message, "duration_ms": duration_ms,
-            "status": status, "output": truncate_output(output)}
+            "status": status, "output": truncate_output(output),
+            "hung_in": progress.in_call if timed_out and progress is not None else None}

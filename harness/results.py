@@ -119,6 +119,8 @@ def build(*, implementation, rules, rule_order, tests, test_results, spec, parti
         d = t.to_json()
         d.update({"result": r["result"], "message": r["message"],
                   "duration_ms": r["duration_ms"]})
+        if r.get("time_limit_s") is not None:
+            d["time_limit_s"] = r["time_limit_s"]
         if r.get("status") is not None:
             d["status"] = r["status"]
         if r.get("output"):

@@ -39,6 +39,7 @@ import report_junit                               # noqa: E402
 import report_text                                # noqa: E402
 import results                                    # noqa: E402
 import rulebook                                   # noqa: E402
+import timelimits                                 # noqa: E402
 from protocol import OPTIONS, Executable          # noqa: E402
 from spec import Spec                             # noqa: E402
 
@@ -88,7 +89,23 @@ def parse_args(argv):
     p.add_argument("-j", "--jobs", type=int, default=None,
                    help="tests run at once (default: the number of CPUs)")
     p.add_argument("--timeout", type=float, default=10.0,
-                   help="seconds a test may run before it is killed (default 10)")
+                   help="seconds a test not in the timings table may run before it is "
+                   "killed (default 10)")
+    p.add_argument("--timings", default=None, metavar="TSV",
+                   help="each test's time measured on the reference, which its time limit "
+                   "comes from (default: ROOT/conformance/timings.tsv; 'make "
+                   "calibrate-timings' writes it)")
+    p.add_argument("--no-timings", action="store_true",
+                   help="give every test the --timeout limit")
+    p.add_argument("--timeout-factor", type=float, default=timelimits.FACTOR, metavar="X",
+                   help="a test's limit is X times its measured time (default %(default)g; "
+                   "more under valgrind or on a slow target)")
+    p.add_argument("--timeout-floor", type=float, default=timelimits.FLOOR, metavar="S",
+                   help="but at least S seconds (default %(default)g)")
+    p.add_argument("--stop-after-hangs", type=int, default=timelimits.STOP_AFTER,
+                   metavar="N", help="once N tests in a row time out in the same trace "
+                   "function, the tests started afterwards stop before calling it, "
+                   "UNRESOLVED (default %(default)d; 0: never)")
     p.add_argument("--test", action="append", default=[], metavar="GLOB",
                    help="run the tests whose id matches")
     p.add_argument("--rule", action="append", default=[], metavar="GLOB",
@@ -140,8 +157,10 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.jobs is not None and args.jobs < 1:
         p.error("--jobs must be at least 1")
-    if not args.timeout > 0:
-        p.error("--timeout must be positive")
+    if not (args.timeout > 0 and args.timeout_factor > 0 and args.timeout_floor > 0):
+        p.error("--timeout, --timeout-factor and --timeout-floor must be positive")
+    if args.stop_after_hangs < 0:
+        p.error("--stop-after-hangs must be 0 or more")
     return args
 
 
@@ -422,8 +441,11 @@ class Progress:
             self.stream.flush()
 
 
-def run_tests(tests, options, jobs, timeout, progress, tmp_root):
-    """Runs the tests that can run; returns {test id: run dict}."""
+def run_tests(tests, options, jobs, limits, progress, tmp_root, watch=None):
+    """Runs the tests that can run, each with its limits.of(id) time limit;
+    returns {test id: run dict}.  watch (a timelimits.HangWatch) sees every
+    result and may tell the tests started later not to call a function."""
+    watch = watch or timelimits.HangWatch(0)
     out = {}
     runnable = []
     for t in tests:
@@ -444,10 +466,22 @@ def run_tests(tests, options, jobs, timeout, progress, tmp_root):
     def one(t):
         work = tempfile.mkdtemp(prefix="t.", dir=tmp_root)
         env = dict(base_env, TMPDIR=work)
+        stop_at = watch.stop_at()
+        if stop_at:
+            env["CT_STOP_AT"] = stop_at
+        # The test's notes of where it is (ct.c), beside its folder, not in it.
+        notes = work + ".progress"
+        limit = limits.of(t.id)
         try:
-            return protocol.run_test(t, timeout, env=env, cwd=work)
+            run = protocol.run_test(t, limit, env=env, cwd=work, progress_path=notes)
+            run["time_limit_s"] = limit
+            return run
         finally:
             shutil.rmtree(work, ignore_errors=True)
+            try:
+                os.remove(notes)
+            except OSError:
+                pass
 
     # Slowest first would be better; without history, the order of the ids.
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -461,12 +495,15 @@ def run_tests(tests, options, jobs, timeout, progress, tmp_root):
                     out[t.id] = {"result": "UNRESOLVED", "message": "runner error: %s: %s"
                                  % (type(e).__name__, e), "duration_ms": 0, "status": None,
                                  "output": ""}
+                watch.finished(t.id, out[t.id])
                 progress.update(t.id, out[t.id]["result"])
         except KeyboardInterrupt:
             for f in futures:
                 f.cancel()
             protocol.kill_running()
             raise
+    for run in out.values():
+        watch.explain(run)
     return out
 
 
@@ -602,18 +639,27 @@ def run(args):
     implementation = implementation_doc(args, conf, impl, profile, options, source)
 
     # Run.
+    timings_path = args.timings or os.path.join(root, "conformance", "timings.tsv")
+    try:
+        timings = {} if args.no_timings else timelimits.read_timings(timings_path)
+    except timelimits.TimingsError as e:
+        raise RunError(str(e))
+    limits = timelimits.Limits(timings, args.timeout, args.timeout_factor, args.timeout_floor)
+    watch = timelimits.HangWatch(args.stop_after_hangs)
     tty = sys.stdout.isatty()
     progress = Progress(len(chosen), tty if args.progress is None else args.progress)
     if not progress.enabled:
-        print("running %d tests of %d programs (%d jobs, %g s time limit) against %s"
-              % (len(chosen), len(exes), jobs, args.timeout, implementation["name"]))
+        print("running %d tests of %d programs (%d jobs, %s) against %s"
+              % (len(chosen), len(exes), jobs, limits.describe(_shown_path(timings_path)),
+                 implementation["name"]))
         sys.stdout.flush()
     tmp_root = tempfile.mkdtemp(prefix="posixtrace-conformance.")
     try:
-        test_results = run_tests(chosen, options, jobs, args.timeout, progress, tmp_root)
+        test_results = run_tests(chosen, options, jobs, limits, progress, tmp_root, watch)
     finally:
         progress.finish()
         shutil.rmtree(tmp_root, ignore_errors=True)
+    warnings += watch.warnings()
 
     gaps = {}
     if args.expect_reference:

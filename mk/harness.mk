@@ -81,7 +81,15 @@ check-conformance: conformance-build
 	$(PYTHON) harness/run.py $(if $(filter reference,$(IMPL)),--expect-reference) \
 	    $(HARNESS_RUN_FLAGS) $(CONFORMANCE_FLAGS)
 
-$(CT_OBJ): $(CT_DIR)/ct.c $(CT_DIR)/ct.h config.mk $(HARNESS_MK)
+# The table the runner's per-test time limits come from (harness/timelimits.py):
+# each test's wall time on the reference, the longest of three runs.  Run it
+# when tests are added or become slower, and commit conformance/timings.tsv.
+.PHONY: calibrate-timings
+calibrate-timings: conformance-build
+	@test "$(IMPL)" = reference || { echo "calibrate-timings measures the reference: ./configure without --with-trace" >&2; exit 2; }
+	$(PYTHON) harness/calibrate_timings.py -- $(HARNESS_RUN_FLAGS)
+
+$(CT_OBJ): $(CT_DIR)/ct.c $(CT_DIR)/ct.h $(CT_DIR)/ct_calls.h config.mk $(HARNESS_MK)
 	@mkdir -p $(@D) build/harness/deps
 	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) -c -o $@ $<
 

@@ -13,10 +13,12 @@
 #endif
 #include "ct.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 static struct ct_test *registry;
@@ -124,6 +126,98 @@ const char *ct_hex(const void *p, size_t n)
     if (shown < n)
         sprintf(o, "...");
     return b;
+}
+
+/* ---- Where the test is: notes for the runner ------------------------------
+ *
+ * harness/run.py names a file in CT_PROGRESS; the test maps it and keeps in
+ * it, as NUL-terminated text, the trace call in progress or last returned
+ * (ct_calls.h) and the last check that passed.  Mapped, not written: a note
+ * costs a few stores, and the runner reads it after it has killed a test that
+ * hung (or after one that crashed), whatever state the process was in.
+ *   bytes 0..CT_NOTE-1:         "call <function> <file>:<line>" while in it,
+ *                               "returned <function> <file>:<line>" after,
+ *                               "stopped <function> <file>:<line>" (CT_STOP_AT)
+ *   bytes CT_NOTE..2*CT_NOTE-1: "check <file>:<line> <checks passed>"
+ * A process the test forks shares the page: its notes are as good. */
+#define CT_NOTE 256
+static char *progress;                      /* the mapped page, or NULL */
+static const char *stop_at;                 /* CT_STOP_AT: functions not to call */
+static const char *call_function, *call_file;
+static int call_line;
+
+static void progress_open(void)
+{
+    const char *path = getenv("CT_PROGRESS");
+    stop_at = getenv("CT_STOP_AT");
+    if (path == NULL || *path == '\0')
+        return;
+    int fd = open(path, O_RDWR | O_CREAT, 0600);
+    if (fd < 0)
+        return;                             /* no notes: the runner says less */
+    if (ftruncate(fd, 2 * CT_NOTE) == 0) {
+        void *p = mmap(NULL, 2 * CT_NOTE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p != MAP_FAILED) {
+            progress = p;
+            memset(progress, 0, 2 * CT_NOTE);
+        }
+    }
+    close(fd);
+}
+
+static void note_call(const char *state)
+{
+    if (progress)
+        snprintf(progress, CT_NOTE, "%s %s %s:%d", state, call_function,
+                 file_base(call_file), call_line);
+}
+
+/* Is name one of the comma-separated names of list (CT_OPTIONS, CT_STOP_AT)? */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += len + (end != NULL);
+    }
+    return 0;
+}
+
+void ct_call_begin(const char *function, const char *file, int line)
+{
+    call_function = function;
+    call_file = file;
+    call_line = line;
+    if (stop_at && current && in_list(stop_at, function)) {
+        /* A process the test forked ends here too; the note tells the
+         * runner why, whatever its parent then says. */
+        note_call("stopped");
+        ct_end(CT_CODE_UNRESOLVED, file, line,
+               "not run to the end: %s hung in several tests in a row, and this test"
+               " was about to call it (stopped before the call)", function);
+    }
+    note_call("call");
+}
+
+int ct_call_end(int result)
+{
+    note_call("returned");
+    return result;
+}
+
+void ct_call_end_void(void)
+{
+    note_call("returned");
+}
+
+void ct_check_passed(const char *file, int line)
+{
+    if (progress)
+        snprintf(progress + CT_NOTE, CT_NOTE, "check %s:%d %lu", file_base(file), line,
+                 ct_checks);
 }
 
 /* ---- Ending a test --------------------------------------------------------- */
@@ -328,17 +422,8 @@ static int option_from(int defined, long value, int sc)
 int ct_option(const char *name)
 {
     const char *env = getenv("CT_OPTIONS");
-    if (env != NULL) {
-        size_t n = strlen(name);
-        for (const char *p = env; *p;) {
-            const char *end = strchr(p, ',');
-            size_t len = end ? (size_t)(end - p) : strlen(p);
-            if (len == n && strncmp(p, name, n) == 0)
-                return 1;
-            p += len + (end != NULL);
-        }
-        return 0;
-    }
+    if (env != NULL)
+        return in_list(env, name);
     if (strcmp(name, "TRC") == 0)
         return option_from(OPT_TRC, SC_TRACE);
     if (strcmp(name, "TEF") == 0)
@@ -524,6 +609,7 @@ CT_NORETURN static void run_test(const struct ct_test *t)
     fflush(stdout);
     current = t;
     test_pid = getpid();
+    progress_open();
     atexit(exit_guard);
     t->body();
     /* A body that returns without having checked anything has shown

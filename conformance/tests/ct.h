@@ -113,6 +113,7 @@ void ct_register(struct ct_test *t);
         ct_checks++;                                                              \
         if (!(cond))                                                              \
             ct_fail_check(__FILE__, __LINE__, #cond, __VA_ARGS__);                \
+        ct_check_passed(__FILE__, __LINE__);                                      \
     } while (0)
 
 /* call (a function returning an error number, as every <trace.h> function
@@ -123,6 +124,7 @@ void ct_register(struct ct_test *t);
         ct_checks++;                                                              \
         if (ct_got_ != ct_want_)                                                  \
             ct_fail_err(__FILE__, __LINE__, #call, ct_want_, ct_got_);            \
+        ct_check_passed(__FILE__, __LINE__);                                      \
     } while (0)
 
 /* call must succeed (return 0).  (Not CT_CHECK_ERR(call, 0): the message
@@ -133,6 +135,7 @@ void ct_register(struct ct_test *t);
         ct_checks++;                                                              \
         if (ct_got_ != 0)                                                         \
             ct_fail_err(__FILE__, __LINE__, #call, 0, ct_got_);                   \
+        ct_check_passed(__FILE__, __LINE__);                                      \
     } while (0)
 
 /* For a "may fail" error: call returns expected (the check passes) or 0 (the
@@ -144,6 +147,7 @@ void ct_register(struct ct_test *t);
         ct_checks++;                                                              \
         if (ct_got_ != ct_want_)                                                  \
             ct_may_err(__FILE__, __LINE__, #call, ct_want_, ct_got_);             \
+        ct_check_passed(__FILE__, __LINE__);                                      \
     } while (0)
 
 /* Setup that must work for the test to mean anything: anything but 0 ends the
@@ -299,6 +303,7 @@ void ct_sleep_ms(long ms);
 /* ---- Internals used by the macros ------------------------------------------------ */
 
 extern unsigned long ct_checks;
+void ct_check_passed(const char *file, int line);
 void ct_set_rule(const char *id);
 CT_NORETURN void ct_end(int code, const char *file, int line, const char *fmt, ...)
     CT_PRINTF(4, 5);
@@ -311,5 +316,7 @@ CT_NORETURN void ct_setup_err(const char *file, int line, const char *call, int 
 #ifdef __cplusplus
 }
 #endif
+
+#include "ct_calls.h"   /* last: wraps the <trace.h> functions declared above */
 
 #endif /* CT_H */

@@ -20,6 +20,7 @@ modified.  Run: /usr/bin/python3 -m pytest harness/tests/test_vendor_mode.py
 import fnmatch
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -238,12 +239,18 @@ def test_crash_and_hang(baseline, tmp_path):
                             env=dict(os.environ),
                             programs=baseline["progs"].programs(build_dir))
     t = by_id(doc["tests"])
-    # posix_trace_attr_setname crashes: FAIL with the signal's name.
+    # posix_trace_attr_setname crashes: FAIL with the signal's name and where
+    # the test was (its notes, ct_calls.h).
     assert t["attr_init.reinit"]["result"] == "FAIL"
-    assert t["attr_init.reinit"]["message"] == "killed by signal SIGSEGV"
-    # posix_trace_attr_getcreatetime hangs: UNRESOLVED after the time limit.
+    assert re.match(r"killed by signal SIGSEGV in posix_trace_attr_setname \(attr_init\.c:\d+\)"
+                    r"; last check passed: attr_init\.c:\d+ \(\d+ checks?\)$",
+                    t["attr_init.reinit"]["message"]), t["attr_init.reinit"]["message"]
+    # posix_trace_attr_getcreatetime hangs: UNRESOLVED after the test's time
+    # limit (2 s: the floor of the calibrated limits), saying where.
     assert t["attr_init.defaults"]["result"] == "UNRESOLVED"
-    assert t["attr_init.defaults"]["message"] == "timed out after 2 s"
+    assert re.match(r"timed out after 2 s in posix_trace_attr_getcreatetime "
+                    r"\(attr_init\.c:\d+\); ", t["attr_init.defaults"]["message"]), \
+        t["attr_init.defaults"]["message"]
     r = by_id(doc["rules"])
     assert r["attr_init.reinit"]["result"] == "FAIL"
     assert r["attr_init.defaults"]["result"] == "UNRESOLVED"

@@ -1,0 +1,136 @@
+"""Per-test time limits, and stopping early on a library that hangs.
+
+Time limits.  conformance/timings.tsv (written by harness/calibrate_timings.py,
+'make calibrate-timings') holds each test's wall time measured on the
+reference.  A test's limit is that time times FACTOR, at least FLOOR seconds,
+so that a slow target, a loaded machine or valgrind does not make a correct
+test time out; a test not in the table has the default limit (--timeout).
+A library that hangs then costs each test seconds, not the old 10 s.
+
+Stopping early.  When STOP_AFTER tests in a row (in the order they finish)
+time out in the same trace function (protocol.Progress.in_call), the tests
+started afterwards are told not to call it (CT_STOP_AT, read by ct.c): one
+that is about to call it ends UNRESOLVED at once, saying so, and those that
+never call it run as usual.  A library that hangs in posix_trace_start then
+costs a few time limits in all, not one per test.
+
+Python 3 standard library only.
+"""
+
+import os
+import threading
+
+from protocol import STOPPED
+
+FACTOR = 10.0           # times the measured time
+FLOOR = 2.0             # seconds, at least
+STOP_AFTER = 3          # time-outs in a row in one function
+
+
+class TimingsError(Exception):
+    pass
+
+
+def read_timings(path):
+    """{test id: measured seconds} from a timings table ('id TAB ms' a line,
+    '#' comments); {} if there is no such file."""
+    out = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                fields = line.split("\t")
+                try:
+                    ms = float(fields[1])
+                except (IndexError, ValueError):
+                    raise TimingsError("%s:%d: expected 'test-id TAB milliseconds', got %r"
+                                       % (path, n, line[:100]))
+                out[fields[0]] = ms / 1000.0
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        raise TimingsError("cannot read %s: %s" % (path, e.strerror or e))
+    return out
+
+
+def write_timings(path, seconds):
+    """Writes the table: {test id: seconds}, sorted by id."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("# Wall time of each conformance test against the reference, in ms (the\n"
+                "# most of several runs).  harness/run.py gives each test %g times this,\n"
+                "# at least %g s (harness/timelimits.py); regenerate with\n"
+                "# 'make calibrate-timings' (harness/calibrate_timings.py).\n"
+                % (FACTOR, FLOOR))
+        for tid in sorted(seconds):
+            f.write("%s\t%d\n" % (tid, max(1, round(seconds[tid] * 1000))))
+    os.replace(tmp, path)
+
+
+class Limits:
+    """The time limit of each test."""
+
+    def __init__(self, timings, default, factor=FACTOR, floor=FLOOR):
+        self.timings, self.default = timings, default
+        self.factor, self.floor = factor, floor
+
+    def of(self, test_id):
+        measured = self.timings.get(test_id)
+        if measured is None:
+            return self.default
+        return round(max(self.floor, self.factor * measured), 1)
+
+    def describe(self, origin):
+        if not self.timings:
+            return "%g s time limit" % self.default
+        return ("time limits %g x the reference's (%s), at least %g s; %g s for tests not in it"
+                % (self.factor, origin, self.floor, self.default))
+
+
+class HangWatch:
+    """Counts time-outs in a row in the same function; past STOP_AFTER, the
+    function is one the tests started afterwards must not call."""
+
+    def __init__(self, stop_after=STOP_AFTER):
+        self.stop_after = stop_after
+        self.lock = threading.Lock()
+        self.streak_function, self.streak = None, []
+        self.stopped = {}            # function -> the test ids that hung in it
+
+    def stop_at(self):
+        """The value of CT_STOP_AT for a test starting now ('' for none)."""
+        with self.lock:
+            return ",".join(sorted(self.stopped))
+
+    def finished(self, test_id, run):
+        """Takes the result of a test (a protocol.run_test dict)."""
+        if not self.stop_after:
+            return
+        hung_in = run.get("hung_in")
+        with self.lock:
+            if hung_in is None:
+                self.streak_function, self.streak = None, []
+                return
+            if hung_in != self.streak_function:
+                self.streak_function, self.streak = hung_in, []
+            self.streak.append(test_id)
+            if len(self.streak) >= self.stop_after and hung_in not in self.stopped:
+                self.stopped[hung_in] = list(self.streak)
+
+    def explain(self, run):
+        """Adds to the message of a test that ct.c stopped before a call
+        (CT_STOP_AT) the tests that had hung in the function."""
+        msg = run.get("message", "")
+        if run.get("result") != "UNRESOLVED" or not msg.startswith(STOPPED):
+            return
+        function = msg[len(STOPPED):].split(" ", 1)[0]
+        hung = self.stopped.get(function)
+        if hung:
+            run["message"] = msg + " [%s timed out in %s]" % (", ".join(hung), function)
+
+    def warnings(self):
+        return ["%d tests in a row timed out in %s (%s): the tests started afterwards "
+                "stopped before calling it (UNRESOLVED)" % (len(ids), f, ", ".join(ids))
+                for f, ids in sorted(self.stopped.items())]
