@@ -11,7 +11,7 @@ reports/junit.xml and reports/index.html, and a summary on the terminal.
 Exit status: 0 if no rule of a supported option FAILs or is UNRESOLVED (and
 no test does), 1 otherwise (0 with --allow-fail), 2 if the run itself could
 not be done (a test program missing or breaking the protocol, a rule unknown
-to the catalogue, bad arguments).
+to the catalogue, bad arguments, an error of the runner itself).
 
 See harness/README.md.  Python 3 standard library only.
 """
@@ -546,6 +546,14 @@ def main(argv=None):
     except KeyboardInterrupt:
         sys.stderr.write("\nrun.py: interrupted\n")
         return 130
+    except Exception:
+        # The runner's own bug is the harness failing (2), never a verdict:
+        # Python's own status for it would be 1, "does not conform".
+        import traceback
+        sys.stdout.flush()
+        traceback.print_exc()
+        sys.stderr.write("run.py: error: internal error in the harness (above); no verdict\n")
+        return 2
 
 
 def run(args):
@@ -692,6 +700,12 @@ def run(args):
         if failing or bad_tests:
             print("check-conformance: the reference breaks %d rule%s it implements"
                   % (len(failing), "" if len(failing) == 1 else "s"))
+    runner_errors = [t["id"] for t in doc["tests"] if t["message"].startswith("runner error")]
+    if runner_errors:
+        print("run.py: the runner failed on %d test%s (%s): no verdict" % (
+            len(runner_errors), "" if len(runner_errors) == 1 else "s",
+            ", ".join(runner_errors[:5])))
+        return 2
     if (failing or bad_tests) and not args.allow_fail:
         return 1
     return 0

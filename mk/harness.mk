@@ -7,8 +7,9 @@
 # LDFLAGS, LDFLAGS_AUTO, IMPL (reference|vendor), TRACE_CFLAGS, TRACE_LIBS,
 # TRACE_OPTIONS_OVERRIDE, PYTHON.  Targets:
 #
-#   make conformance          build, run every test, write reports/ (exit 1 if a
-#                             rule of a supported option FAILs or is UNRESOLVED)
+#   make conformance          build, run every test, write reports/; run.py's exit
+#                             status (0 conforms, 1 does not, 2 the harness
+#                             failed) in reports/exit-status and the last line
 #   make check-conformance    the same, as the gate of 'make check' against the
 #                             reference (--expect-reference; a plain run in
 #                             vendor mode)
@@ -71,9 +72,25 @@ conformance-build: $(CT_BINS) $(PROFILE) $(HARNESS_VECRUN)
 # Against the reference, the reference's known gaps (conformance/
 # reference_gaps.tsv: rules it fails for a documented reason) are reported as
 # FAIL but do not fail the run.
-conformance: conformance-build
-	$(PYTHON) harness/run.py $(if $(filter reference,$(IMPL)),--expect-reference) \
-	    $(HARNESS_RUN_FLAGS) $(CONFORMANCE_FLAGS)
+#
+# The exit status.  run.py exits 0 (conforms), 1 (does not conform) or 2 (the
+# harness failed).  make itself can only exit 0 or 2, so the recipe writes
+# run.py's status to reports/exit-status (2 if the build fails before run.py
+# runs: the file always holds this run's status; CI reads it) and ends with a
+# line that says which.  'make conformance-build && harness/run.py' exits
+# with it directly.
+conformance:
+	@mkdir -p reports && rm -f reports/exit-status
+	@$(MAKE) --no-print-directory conformance-build || { echo 2 > reports/exit-status; \
+	    echo "make conformance: the build failed, nothing was run (exit status 2: the harness failed)"; exit 2; }
+	@st=0; $(PYTHON) harness/run.py $(if $(filter reference,$(IMPL)),--expect-reference) \
+	    $(HARNESS_RUN_FLAGS) $(CONFORMANCE_FLAGS) || st=$$?; \
+	echo $$st > reports/exit-status; \
+	case $$st in \
+	0) ;; \
+	1) echo "make conformance: the implementation does not conform (run.py exit status 1, in reports/exit-status)"; exit 1 ;; \
+	*) echo "make conformance: the harness failed (run.py exit status $$st, in reports/exit-status): no verdict"; exit 2 ;; \
+	esac
 
 # Against a vendor's implementation there is no reference to expect: the
 # plain run.

@@ -207,6 +207,30 @@ def test_run_goes_on_and_exits_1(sys_types_vendor):
     assert "DOES NOT CONFORM" in rerun.stdout
 
 
+def test_make_conformance_tells_does_not_conform_from_harness_failed(sys_types_vendor):
+    """make can only exit 0 or 2: 'make conformance' writes run.py's status (0
+    conforms, 1 does not, 2 the harness failed) to reports/exit-status and says
+    which in its last line (mk/harness.mk)."""
+    tree = sys_types_vendor["tree"]
+    status = os.path.join(tree, "reports", "exit-status")
+    assert "make conformance: the implementation does not conform (run.py exit status 1" \
+        in sys_types_vendor["out"], sys_types_vendor["out"][-3000:]
+    # The harness fails: a catalogue that cannot be read.
+    p = sh(["make", "conformance", "CONFORMANCE_FLAGS=--catalogue=/nonexistent"], tree,
+           check_status=2)
+    assert "make conformance: the harness failed (run.py exit status 2" in p.stdout, p.stdout
+    with open(status) as f:
+        assert f.read().strip() == "2"
+    # The build fails before run.py runs: this run's status still, not the last one's.
+    with open(status, "w") as f:
+        f.write("1\n")
+    os.utime(os.path.join(tree, "harness", "profile.c"))
+    p = sh(["make", "conformance", "CC=false"], tree, check_status=2)
+    assert "make conformance: the build failed, nothing was run" in p.stdout, p.stdout
+    with open(status) as f:
+        assert f.read().strip() == "2"
+
+
 def test_a_stale_program_is_not_run(sys_types_vendor, tmp_path):
     """A program left from an earlier build that succeeded is not taken for
     this one, whose build failed."""

@@ -332,3 +332,18 @@ def test_no_catalogue_still_reports(fake_env):
     assert "no rule catalogue" in p.stdout
     doc = load(fake_env)
     assert {r["id"] for r in doc["rules"]} == {"r.pass", "r.shared"}
+
+
+def test_an_error_of_the_runner_itself_exits_2(fake_env):
+    """A bug in the runner is the harness failing (2), never "does not
+    conform" (1, which Python's own status for an uncaught exception would be)."""
+    from conftest import HARNESS, PYTHON
+    import subprocess
+    code = ("import sys; sys.path.insert(0, %r); import run\n"
+            "def broken(args): raise ValueError('a bug')\n"
+            "run.run = broken\n"
+            "sys.exit(run.main(['--no-profile']))\n" % HARNESS)
+    p = subprocess.run([PYTHON, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "internal error in the harness" in p.stderr and "ValueError: a bug" in p.stderr
