@@ -179,15 +179,15 @@ def _last_result_line(stdout):
     return None
 
 
-# ---- where a test was: the notes ct.c keeps in the CT_PROGRESS file -------------
+# ---- where a test was: its notes in the CT_PROGRESS file (ct_notes.h) -----------
 
 # The beginning of the message of a test stopped before a call (ct.c, CT_STOP_AT).
 STOPPED = "not run to the end: "
-NOTE_SIZE = 256         # ct.c's CT_NOTE: the call note, then the check note
+NOTE_SIZE = 256         # CT_NOTE of ct_notes.h: the call note, then the check note
 
 
 class Progress:
-    """What a test's last notes say (ct.c, "Where the test is"): the trace
+    """What a test's last notes say (conformance/tests/ct_notes.h): the trace
     call it was in or had last returned from, the last check that passed."""
 
     def __init__(self, call_state=None, function=None, call_at=None, check_at=None,
@@ -221,7 +221,7 @@ class Progress:
 
 def _note(data, n):
     return data[n * NOTE_SIZE:(n + 1) * NOTE_SIZE].split(b"\0", 1)[0].decode(
-        "utf-8", "replace").split()
+        "utf-8", "replace").split(" ", 2)         # the place may hold a space
 
 
 def read_progress(path):

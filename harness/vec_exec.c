@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "vec_progress.h"
 #include "vec_vm.h"
 
 /* ---- event identifiers by name ------------------------------------------- */
@@ -521,6 +522,8 @@ static int step_implicitly_exact(const struct step *s)
 
 void vm_use_fn(struct vm *vm, const char *fn)
 {
+    if (!vm->dry && vm->step)
+        vec_progress_call(fn, vm->v->path, vm->step->line);   /* for the runner */
     struct vec_info *in = vm->info;
     if (!vm->dry || in == NULL)
         return;
@@ -1291,6 +1294,8 @@ static int exec_step(struct vm *vm, struct step *s)
         return 0;                   /* exact steps apply to the reference only */
     struct cur c = { s, 0 };
     int rc = vm_run_verb(vm, &c);
+    if (!vm->dry)
+        vec_progress_step_done();
     if (rc == 0 && vm->dry)
         for (size_t i = 0; i < s->na; i++)
             if (!s->a[i].used)

@@ -106,7 +106,7 @@ calibrate-timings: conformance-build
 	@test "$(IMPL)" = reference || { echo "calibrate-timings measures the reference: ./configure without --with-trace" >&2; exit 2; }
 	$(PYTHON) harness/calibrate_timings.py -- $(HARNESS_RUN_FLAGS)
 
-$(CT_OBJ): $(CT_DIR)/ct.c $(CT_DIR)/ct.h $(CT_DIR)/ct_calls.h config.mk $(HARNESS_MK)
+$(CT_OBJ): $(CT_DIR)/ct.c $(CT_DIR)/ct.h $(CT_DIR)/ct_calls.h $(CT_DIR)/ct_notes.h config.mk $(HARNESS_MK)
 	@mkdir -p $(@D) build/harness/deps
 	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) -c -o $@ $<
 

@@ -22,7 +22,7 @@ VECTORS_DIR = vectors
 
 vecrun: $(VECRUN)
 
-$(VECRUN): $(VECRUN_SRCS) $(VECRUN_HDRS) $(TRACE_DEPS) config.mk mk/vectors.mk
+$(VECRUN): $(VECRUN_SRCS) $(VECRUN_HDRS) conformance/tests/ct_notes.h $(TRACE_DEPS) config.mk mk/vectors.mk
 	@mkdir -p $(@D)
 	$(CC) $(VECRUN_CFLAGS) $(CFLAGS) $(CFLAGS_AUTO) $(TRACE_CFLAGS) -o $@ $(VECRUN_SRCS) \
 	    $(LDFLAGS) $(LDFLAGS_AUTO) $(TRACE_LIBS)

@@ -12,13 +12,12 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "ct.h"
+#include "ct_notes.h"
 
-#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 
 static struct ct_test *registry;
@@ -128,19 +127,11 @@ const char *ct_hex(const void *p, size_t n)
     return b;
 }
 
-/* ---- Where the test is: notes for the runner ------------------------------
+/* ---- Where the test is: notes for the runner (ct_notes.h) -------------------
  *
- * harness/run.py names a file in CT_PROGRESS; the test maps it and keeps in
- * it, as NUL-terminated text, the trace call in progress or last returned
- * (ct_calls.h) and the last check that passed.  Mapped, not written: a note
- * costs a few stores, and the runner reads it after it has killed a test that
- * hung (or after one that crashed), whatever state the process was in.
- *   bytes 0..CT_NOTE-1:         "call <function> <file>:<line>" while in it,
- *                               "returned <function> <file>:<line>" after,
- *                               "stopped <function> <file>:<line>" (CT_STOP_AT)
- *   bytes CT_NOTE..2*CT_NOTE-1: "check <file>:<line> <checks passed>"
- * A process the test forks shares the page: its notes are as good. */
-#define CT_NOTE 256
+ * The trace call in progress or last returned (ct_calls.h) and the last
+ * check that passed.  A process the test forks shares the page: its notes
+ * are as good. */
 static char *progress;                      /* the mapped page, or NULL */
 static const char *stop_at;                 /* CT_STOP_AT: functions not to call */
 static const char *call_function, *call_file;
@@ -148,21 +139,8 @@ static int call_line;
 
 static void progress_open(void)
 {
-    const char *path = getenv("CT_PROGRESS");
     stop_at = getenv("CT_STOP_AT");
-    if (path == NULL || *path == '\0')
-        return;
-    int fd = open(path, O_RDWR | O_CREAT, 0600);
-    if (fd < 0)
-        return;                             /* no notes: the runner says less */
-    if (ftruncate(fd, 2 * CT_NOTE) == 0) {
-        void *p = mmap(NULL, 2 * CT_NOTE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (p != MAP_FAILED) {
-            progress = p;
-            memset(progress, 0, 2 * CT_NOTE);
-        }
-    }
-    close(fd);
+    progress = ct_notes_open();
 }
 
 static void note_call(const char *state)
@@ -172,26 +150,12 @@ static void note_call(const char *state)
                  file_base(call_file), call_line);
 }
 
-/* Is name one of the comma-separated names of list (CT_OPTIONS, CT_STOP_AT)? */
-static int in_list(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; p && *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && strncmp(p, name, n) == 0)
-            return 1;
-        p += len + (end != NULL);
-    }
-    return 0;
-}
-
 void ct_call_begin(const char *function, const char *file, int line)
 {
     call_function = function;
     call_file = file;
     call_line = line;
-    if (stop_at && current && in_list(stop_at, function)) {
+    if (stop_at && current && ct_in_list(stop_at, function)) {
         /* A process the test forked ends here too; the note tells the
          * runner why, whatever its parent then says. */
         note_call("stopped");
@@ -423,7 +387,7 @@ int ct_option(const char *name)
 {
     const char *env = getenv("CT_OPTIONS");
     if (env != NULL)
-        return in_list(env, name);
+        return ct_in_list(env, name);
     if (strcmp(name, "TRC") == 0)
         return option_from(OPT_TRC, SC_TRACE);
     if (strcmp(name, "TEF") == 0)

@@ -9,20 +9,23 @@ every test that calls it UNRESOLVED, saying where it hung ("timed out after
 it stopped before the call once several tests in a row had hung there, and
 the tests that never call it keep their result.
 
-Slow (it builds the tests against the library): 'make check' runs it
+Slow (it builds the tests and the vector interpreter against the library): 'make check' runs it
 (POSIXTRACE_SKIP_SLOW=1 skips it).  Run:
 /usr/bin/python3 -m pytest harness/tests/test_hang_everywhere.py
 """
 
+import glob
+import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import time
 
 import pytest
 
-from conftest import HARNESS, REPO
+from conftest import HARNESS, PYTHON, REPO
 
 sys.path.insert(0, os.path.join(HARNESS, "mutants"))
 import build as mb          # noqa: E402
@@ -30,13 +33,15 @@ import mutants as mm        # noqa: E402
 
 BOUND_S = 180               # the issue's bound for the run, on 2 cores
 
-TIMED_OUT = re.compile(r"^timed out after [0-9.]+ s in posix_trace_start \([a-z_0-9]+\.c:\d+\)"
-                       r"; (last check passed: [a-z_0-9]+\.[ch]:\d+ \(\d+ checks?\)"
-                       r"|no check passed yet)$")
+# Where: a test's source or header, or a vector.
+AT = r"(?:[a-z_0-9]+\.[ch]|vectors/[\w/.-]+\.vec):\d+"
+TIMED_OUT = re.compile(r"^timed out after [0-9.]+ s in posix_trace_start \(" + AT + r"\)"
+                       r"(; last check passed: [a-z_0-9]+\.[ch]:\d+ \(\d+ checks?\)"
+                       r"|; no check passed yet|)$")
 STOPPED = re.compile(r"^not run to the end: posix_trace_start hung in several tests in a row, "
                      r"and (this test was about to call it \(stopped before the call\) "
-                     r"\([a-z_0-9]+\.[ch]:\d+\)|a process of this test was about to call it "
-                     r"\([a-z_0-9]+\.[ch]:\d+; stopped before the call\), so: .*) "
+                     r"\(" + AT + r"\)|a process of this test was about to call it "
+                     r"\(" + AT + r"; stopped before the call\), so: .*) "
                      r"\[\S+(, \S+)* timed out in posix_trace_start\]$")
 
 
@@ -53,12 +58,22 @@ def hanging_run(tmp_path_factory):
     progs = mb.TestPrograms(REPO, impl.include, os.path.join(wd, "obj"))
     build_dir = os.path.join(wd, "build")
     progs.link(lib, build_dir)
+    # The vector interpreter too, as a vendor's run builds it (mk/vectors.mk).
+    subprocess.run([mb.CC] + mb.BASE_CFLAGS + ["-I" + impl.include, "-o",
+                    os.path.join(build_dir, "harness", "vecrun"),
+                    os.path.join(HARNESS, "vecrun.c")] +
+                   sorted(glob.glob(os.path.join(HARNESS, "vec_*.c"))) + [lib, "-pthread"],
+                   check=True)
+    reports = os.path.join(wd, "reports")
     start = time.monotonic()
-    doc, p = mb.run_harness(REPO, build_dir, os.path.join(wd, "reports"),
-                            "--name", "hangs in posix_trace_start", "-j", "2",
-                            timeout=10, env=dict(os.environ),
-                            programs=progs.programs(build_dir))
-    return doc, p, time.monotonic() - start
+    p = subprocess.run([PYTHON, os.path.join(HARNESS, "run.py"), "--root", REPO,
+                        "--build", build_dir, "--reports", reports, "--impl", "vendor",
+                        "--name", "hangs in posix_trace_start", "--no-progress", "-j", "2"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    seconds = time.monotonic() - start
+    assert p.returncode == 1, p.stdout[-3000:] + p.stderr[-3000:]
+    with open(os.path.join(reports, "conformance.json")) as f:
+        return json.load(f), p, seconds
 
 
 def test_the_run_takes_minutes(hanging_run):
