@@ -8,7 +8,10 @@
  * passed ("check <file>:<line> <count>") in the next.  Mapped, not written:
  * a note costs a few stores, and the runner reads it after it has killed a
  * test that hung, whatever state the process was in (harness/protocol.py,
- * read_progress).  Included by C files only; needs _POSIX_C_SOURCE.
+ * read_progress).  Threads of a test write it without a lock (a lock could
+ * be held by a thread that hangs): a note may come out garbled, never longer
+ * than CT_NOTE, and the runner then says less.  Included by C files only;
+ * needs _POSIX_C_SOURCE.
  */
 #ifndef CT_NOTES_H
 #define CT_NOTES_H
