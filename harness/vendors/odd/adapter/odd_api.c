@@ -207,11 +207,47 @@ int posix_trace_clear(trace_id_t id) { return oddref_clear(odd_ids_ref(id)); }
 int posix_trace_flush(trace_id_t id) { return oddref_flush(odd_ids_ref(id)); }
 int posix_trace_rewind(trace_id_t id) { return oddref_rewind(odd_ids_ref(id)); }
 int posix_trace_start(trace_id_t id) { return oddref_start(odd_ids_ref(id)); }
-int posix_trace_stop(trace_id_t id) { return oddref_stop(odd_ids_ref(id)); }
 int posix_trace_get_attr(trace_id_t id, trace_attr_t *a)
 { return oddref_get_attr(odd_ids_ref(id), REF(a)); }
 
+/* The status as the reference gives it (resetting what it resets). */
+static int ref_status(trace_id_t id, struct posix_trace_status_info *s);
+
+/* Ruling 13, reading (B), where the reference takes (A): stop of a LOOP
+ * stream that is RUNNING and FULL records nothing and changes nothing ("If
+ * the trace stream is full", S0231, read literally).  The status read to
+ * know it is kept for the caller's next get_status. */
+static int full_running_loop(trace_id_t id)
+{
+    trace_attr_t a;
+    int policy = 0, loop = 0;
+    struct posix_trace_status_info st;
+    if (posix_trace_attr_init(&a) != 0)
+        return 0;
+    loop = posix_trace_get_attr(id, &a) == 0 &&
+           posix_trace_attr_getstreamfullpolicy(&a, &policy) == 0 && policy == POSIX_TRACE_LOOP;
+    (void)posix_trace_attr_destroy(&a);
+    if (!loop || ref_status(id, &st) != 0)
+        return 0;
+    odd_ids_keep_resets(id, &st);
+    return st.posix_stream_status == POSIX_TRACE_RUNNING &&
+           st.posix_stream_full_status == POSIX_TRACE_FULL;
+}
+int posix_trace_stop(trace_id_t id)
+{
+    if (full_running_loop(id))
+        return 0;
+    return oddref_stop(odd_ids_ref(id));
+}
+
 int posix_trace_get_status(trace_id_t id, struct posix_trace_status_info *s)
+{
+    int err = ref_status(id, s);
+    if (err == 0)
+        odd_ids_give_resets(id, s);
+    return err;
+}
+static int ref_status(trace_id_t id, struct posix_trace_status_info *s)
 {
     struct oddref_status n;
     int err = oddref_get_status(odd_ids_ref(id), &n);
