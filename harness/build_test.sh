@@ -131,7 +131,7 @@ link)
 program)
     # A program of the harness other than a test (the vector interpreter,
     # the implementation profile), compiled and linked at once.
-    test $# -ge 5 || { echo "usage: $0 program NAME OUT CONSEQUENCE CC [ARGS...]" >&2 ; exit 2 ; }
+    test $# -ge 5 || { echo "usage: $0 program WHAT OUT CONSEQUENCE CC [ARGS...]" >&2 ; exit 2 ; }
     name=$2 out=$3 consequence=$4
     shift 4
     log=$out.build.log
