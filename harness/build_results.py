@@ -7,6 +7,11 @@ fails it removes the program and ends build/conformance/NAME.build.log with
     BUILD-ERROR <compile|link> (exit status N):
       <the compiler's first error lines, indented>
 
+or "BUILD-ERROR framework (...)" when the framework ct.c, which every test
+program is linked with, did not compile.  The vector interpreter
+build/harness/vecrun is built the same way (its tests are read from the .vec
+files, harness/vector_list.py).
+
 Such a program cannot answer --list, so its tests are read from its
 registrations, CT_TEST(name, "rules", "options", "functions") (ct.h), and
 each is reported without being run: UNRESOLVED, the message starting
@@ -96,16 +101,19 @@ def tests_in_source(src, exe):
     return parse_list("\n".join(sorted(lines)), exe)
 
 
-def failed_program(path, name, src, root):
+def failed_program(path, name, src, root, lister=None):
     """The Executable of the program at path if its last build failed (its
     build log, path.build.log, says BUILD-ERROR), its tests to be read from
-    src (its source file's path) below root; else None."""
+    src (its source file's path) below root, or given by lister(exe) (the
+    vector interpreter's, harness/vector_list.py); else None.  Its
+    list_statically() gives its tests."""
     failure = read_build_log(path + ".build.log")
     if failure is None:
         return None
     exe = Executable(path, name=name, source=os.path.relpath(src, root))
     exe.source_path = src
     exe.build_failure = failure
+    exe.list_statically = (lambda: lister(exe)) if lister else (lambda: tests_in_source(src, exe))
     return exe
 
 
@@ -114,7 +122,11 @@ def result(test, failure):
     program = test.exe.source or test.exe.name
     log = _shown(failure.log_path)
     errors = failure.errors or ["(no error line in the log)"]
-    if test.exe.name in HEADER_PROGRAMS and failure.step == "compile":
+    if failure.step == "framework":
+        code = "UNRESOLVED"
+        message = ("BUILD-ERROR: %s cannot be built, its tests cannot run: %s: %s (log: %s)"
+                   % (program, failure.status, " | ".join(errors), log))
+    elif test.exe.name in HEADER_PROGRAMS and failure.step == "compile":
         code = "FAIL"
         message = ("BUILD-ERROR: %s (breaks %s; %s does not compile against the "
                    "implementation under test: a declaration it uses is missing or wrong; "
@@ -140,7 +152,10 @@ def _shown(path):
 def warning(exe, n_tests):
     """The report's warning about a program that did not build."""
     f = exe.build_failure
-    return ("%s does not %s against the implementation under test (%s): its %d test%s "
-            "reported BUILD-ERROR; the compiler's output is in %s"
-            % (exe.source or exe.name, f.step, f.status, n_tests,
-               " is" if n_tests == 1 else "s are", _shown(f.log_path)))
+    if f.step == "framework":
+        why = "cannot be built (%s)" % f.status
+    else:
+        why = "does not %s against the implementation under test (%s)" % (f.step, f.status)
+    return ("%s %s: its %d test%s reported BUILD-ERROR; the compiler's output is in %s"
+            % (exe.source or exe.name, why, n_tests, " is" if n_tests == 1 else "s are",
+               _shown(f.log_path)))

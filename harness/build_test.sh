@@ -5,15 +5,22 @@
 #
 #   harness/build_test.sh compile NAME SRC OBJ CC [CFLAGS...] [-- PROGRAM-ONLY FLAGS...]
 #   harness/build_test.sh link NAME OBJ OUT LINKER... -- [OBJECTS AND LIBRARIES...]
+#   harness/build_test.sh program WHAT OUT CONSEQUENCE CC [SOURCES, FLAGS, LIBRARIES...]
 #
 # compile: SRC -> OBJ (and, when there is a compile probe
 # conformance/probes/NAME.c, its parts through harness/probe.sh, compiled with
 # CFLAGS but not the program-only flags such as -MMD).  link: OBJ, the probe's
-# objects and the rest -> OUT ("LINKER -o OUT OBJ [probe objects] REST").
+# objects and the rest -> OUT ("LINKER -o OUT OBJ [probe objects] REST"); an
+# object of REST that did not compile (its OBJECT.log says BUILD-ERROR: the
+# framework ct.o) makes the program a "BUILD-ERROR framework" without a link.
+# program: a program of the harness, WHAT (e.g. harness/vecrun.c), compiled
+# and linked at once ("CC ARGS -o OUT"), its log OUT.build.log, its step
+# "compile" or "link" from the compiler's messages; CONSEQUENCE says on
+# stderr what its failure means for the run.
 #
-# Both steps always exit 0 when the compiler fails: they keep its output in
+# Every step exits 0 when the compiler fails: it keeps its output in
 # OBJ.log (compile) and OUT.build.log (link: OBJ.log followed by the link's
-# output), and end the log with a line "BUILD-ERROR <step> (exit status N):"
+# output), and ends the log with a line "BUILD-ERROR <step> (exit status N):"
 # followed by the compiler's first error lines, indented.  harness/run.py
 # reads OUT.build.log: such a program's tests are reported BUILD-ERROR.  A
 # step that fails removes what it would have made, so that a program from an
@@ -25,20 +32,22 @@ set -u
 # q WORD: WORD quoted for the shell (for eval).
 q () { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ; }
 
-# first_errors LOG: the compiler's first error lines ("file:line:col: error:",
-# "collect2: error:", "undefined reference"; or, if there is none, its first
-# lines), indented.
-first_errors () {
-    grep -v '^\$ ' "$1" | grep -E '(^|[: ])(fatal )?error:|undefined (reference|symbol)' |
-        head -n 3 > "$1.err"
-    test -s "$1.err" || grep -v '^\$ ' "$1" | grep -v '^[[:space:]]*$' | head -n 3 > "$1.err"
-    sed 's/^/  /' "$1.err"
-    rm -f "$1.err"
+# The compiler's first error lines: first_errors LOG (harness/compiler_errors.sh).
+. "$(dirname "$0")/compiler_errors.sh"
+
+# fail LOG STEP WHAT STATUS [CONSEQUENCE]: ends LOG with the BUILD-ERROR
+# lines and says so on stderr.
+fail () {
+    errors=$(first_errors "$1" | sed 's/^/  /')
+    printf 'BUILD-ERROR %s (exit status %s):\n%s\n' "$2" "$4" "$errors" >> "$1"
+    printf '%s does not %s against the implementation under test: %s (log: %s)\n%s\n' \
+        "$3" "$2" "${5:-the report gives its tests BUILD-ERROR}" "$1" "$errors" >&2
 }
 
 # run LOG STEP WHAT COMMAND...: runs the command, its line and output going to
 # LOG; on failure ends LOG with the BUILD-ERROR lines, says so on stderr and
-# returns 1.
+# returns 1.  STEP "program" (a compile and link at once) is reported as
+# "compile" when the compiler found an error in a source, else as "link".
 run () {
     log=$1 step=$2 what=$3
     shift 3
@@ -48,14 +57,15 @@ run () {
         return 0
     else
         status=$?
-        errors=$(first_errors "$log")
-        printf 'BUILD-ERROR %s (exit status %s):\n%s\n' "$step" "$status" "$errors" >> "$log"
-        printf '%s does not %s against the implementation under test: the report gives' \
-            "$what" "$step" >&2
-        printf ' its tests BUILD-ERROR (log: %s)\n%s\n' "$log" "$errors" >&2
+        if test "$step" = program ; then
+            step=link
+            grep -Eq ':[0-9]+(:[0-9]+)?: (fatal )?error:' "$log" && step=compile
+        fi
+        fail "$log" "$step" "$what" "$status" "$consequence"
         return 1
     fi
 }
+consequence=''
 
 step=${1-}
 case $step in
@@ -100,12 +110,38 @@ link)
             echo "BUILD-ERROR compile (no object $obj: compile it first):" >> "$log"
         exit 0
     fi
+    # An object it is linked with that did not compile (the framework ct.o,
+    # built by the compile step too): its log says why; every program
+    # linked with it is a BUILD-ERROR "framework".
+    for a ; do
+        case $a in *.o) ;; *) continue ;; esac
+        test -f "$a" || ! grep -q '^BUILD-ERROR' "$a.log" 2>/dev/null || {
+            sed '/^BUILD-ERROR/,$d' "$a.log" >> "$log"
+            fw_src=$(sed -n '1s/.* //p' "$a.log")
+            printf 'BUILD-ERROR framework (%s, which every test program is linked with, does not compile against the implementation under test; log: %s):\n' \
+                "$fw_src" "$a.log" >> "$log"
+            sed '1,/^BUILD-ERROR/d' "$a.log" >> "$log"
+            exit 0
+        }
+    done
     extra_objs=$(cat "$obj.extra" 2>/dev/null)
     eval "set -- $linker -o $(q "$out") $(q "$obj") $extra_objs \"\$@\""
     run "$log" link "conformance/tests/$name.c" "$@" || { rm -f "$out" ; exit 0 ; }
     ;;
+program)
+    # A program of the harness other than a test (the vector interpreter,
+    # the implementation profile), compiled and linked at once.
+    test $# -ge 5 || { echo "usage: $0 program WHAT OUT CONSEQUENCE CC [ARGS...]" >&2 ; exit 2 ; }
+    name=$2 out=$3 consequence=$4
+    shift 4
+    log=$out.build.log
+    mkdir -p "$(dirname "$out")" || exit 1
+    rm -f "$out"
+    : > "$log"
+    run "$log" program "$name" "$@" -o "$out" || { rm -f "$out" ; exit 0 ; }
+    ;;
 *)
-    echo "usage: $0 compile|link ..." >&2
+    echo "usage: $0 compile|link|program ..." >&2
     exit 2
     ;;
 esac

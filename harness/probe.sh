@@ -34,6 +34,9 @@ for arg; do
     [ "$arg" = -Werror ] || set -- "$@" "$arg"
 done
 
+# first_errors LOG N: the compiler's first N error lines.
+. "$(dirname "$0")/compiler_errors.sh"
+
 # A path in single quotes for the shell (a quote in it closed, escaped, reopened).
 quote() {
     printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
@@ -58,9 +61,9 @@ for part in $parts; do
         objs="$objs $(quote "$outdir/${name}_$part.o")"
     else
         flags="$flags -DCT_PROBE_$part=0"
-        # The first line that says "error", else the first line; as a C string.
-        first=$(grep -m1 'error' "$outdir/${name}_$part.log" ||
-                sed -n '/./{p;q;}' "$outdir/${name}_$part.log")
+        # The compiler's first error line (harness/compiler_errors.sh, as
+        # build_test.sh picks them), as a C string.
+        first=$(first_errors "$outdir/${name}_$part.log" 1)
         first=$(printf '%s' "$first" | tr -d '\r' | cut -c1-400 | sed 's/\\/\\\\/g; s/"/\\"/g')
         printf ' \\\n    { "%s", "%s" },' "$part" "$first" >> "$header"
     fi

@@ -39,8 +39,12 @@ def write(doc, path):
             "skipped": str(sum(t["result"] in ("UNSUPPORTED", "UNTESTED") for t in tests)),
             "time": "%.3f" % (sum(t["duration_ms"] for t in tests) / 1000.0),
         })
-        ET.SubElement(ET.SubElement(suite, "properties"), "property",
-                      {"name": "specification", "value": _clean(spec_note(doc))})
+        props = ET.SubElement(suite, "properties")
+        ET.SubElement(props, "property", {"name": "specification",
+                                          "value": _clean(spec_note(doc))})
+        # The run's warnings (a program or the profile that did not build, ...).
+        for w in doc["summary"].get("warnings", []):
+            ET.SubElement(props, "property", {"name": "warning", "value": _clean(w)})
         for t in tests:
             case = ET.SubElement(suite, "testcase", {
                 "name": _clean(t["id"]), "classname": _clean(name),

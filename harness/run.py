@@ -33,6 +33,7 @@ HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HARNESS_DIR)
 
 import build_results                              # noqa: E402
+import header_options                             # noqa: E402
 import protocol                                   # noqa: E402
 import report_html                                # noqa: E402
 import report_junit                               # noqa: E402
@@ -40,6 +41,7 @@ import report_text                                # noqa: E402
 import results                                    # noqa: E402
 import rulebook                                   # noqa: E402
 import timelimits                                 # noqa: E402
+import vector_list                                # noqa: E402
 from protocol import OPTIONS, Executable          # noqa: E402
 from spec import Spec                             # noqa: E402
 
@@ -201,7 +203,14 @@ def discover(root, build, impl, vectors_dir, use_vectors):
                                 os.path.join(root, b), s) for s, b in missing) +
             "\nbuild them with 'make conformance-build' (or run 'make conformance')")
     vecrun = os.path.join(build, "harness", "vecrun")
-    if use_vectors and os.path.isfile(vecrun) \
+    # vecrun that did not build (its build log says BUILD-ERROR): its vectors
+    # are read from the .vec files and reported BUILD-ERROR.
+    vecrun_failed = use_vectors and os.path.isdir(vectors_dir) and build_results.failed_program(
+        vecrun, "vecrun", os.path.join(root, "harness", "vecrun.c"), root,
+        lister=lambda exe: vector_list.tests(vectors_dir, exe))
+    if vecrun_failed:
+        exes.append(vecrun_failed)
+    elif use_vectors and os.path.isfile(vecrun) \
             and os.access(vecrun, os.X_OK):
         if os.path.isdir(vectors_dir):
             exes.append(Executable(vecrun, prefix=["--dir", os.path.abspath(vectors_dir)],
@@ -240,7 +249,7 @@ def collect(exes, jobs):
     def list_tests(exe):
         if exe.build_failure is None:
             return protocol.list_tests(exe)
-        return build_results.tests_in_source(exe.source_path, exe)
+        return exe.list_statically()
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [(exe, pool.submit(list_tests, exe)) for exe in exes]
@@ -266,6 +275,14 @@ def run_profile(path, timeout=20.0):
     """The profile program's JSON, section by section (a section whose program
     run fails is recorded as {"error": ...}), or {"error": ...}."""
     if not path or not os.path.isfile(path):
+        failure = path and build_results.read_build_log(path + ".build.log")
+        if failure:
+            # harness/build_test.sh kept why it did not build.
+            return {"error": "the implementation profile did not build: harness/profile.c "
+                    "does not %s against the implementation under test: %s (log: %s); "
+                    "the run goes on without it" % (failure.step, (failure.errors or [
+                        "(no error line in the log)"])[0], os.path.relpath(failure.log_path)),
+                    "build_error": failure.step}
         return {"error": "no profile program (%s): build it with 'make conformance-build'"
                 % (path or "none")}
     import subprocess
@@ -293,8 +310,12 @@ def run_profile(path, timeout=20.0):
     return profile
 
 
-def derive_options(profile, override, impl):
-    """({option: supported}, source): from the override, else the profile."""
+def derive_options(profile, override, impl, from_headers=None):
+    """({option: supported}, source): from the override, else the profile,
+    else from_headers() ((options, source) or (None, why), the header
+    macros: harness/header_options.py), else TRC only."""
+    headers = from_headers() if from_headers and override is None and \
+        not isinstance(profile.get("options"), dict) else (None, None)
     if override is not None:
         opts = {o: o in override for o in TRACE_OPTIONS}
         source = "override"
@@ -302,9 +323,12 @@ def derive_options(profile, override, impl):
         opts = {o: bool((profile["options"].get(o) or {}).get("supported"))
                 for o in TRACE_OPTIONS}
         source = "profile"
+    elif headers[0] is not None:
+        opts, source = dict(headers[0]), headers[1]
     else:
         opts = {o: o == "TRC" for o in TRACE_OPTIONS}
-        source = "assumed (no profile: TRC only)"
+        source = "assumed (no profile%s: TRC only)" % (
+            "; the header macros could not be read: %s" % headers[1] if headers[1] else "")
     if not opts["TRC"]:
         for o in ("TEF", "TRI", "TRL"):     # each needs TRC (XBD 2.1.3)
             opts[o] = False
@@ -643,7 +667,10 @@ def run(args):
         warnings.append("implementation profile: %s" % profile["error"])
     for section, err in sorted((profile.get("errors") or {}).items()):
         warnings.append("implementation profile, section %s: %s" % (section, err))
-    options, source = derive_options(profile, override, impl)
+    # Without the profile (not --no-profile), the options come from the
+    # header's macros.
+    from_headers = None if args.no_profile else lambda: header_options.options(conf)
+    options, source = derive_options(profile, override, impl, from_headers)
     implementation = implementation_doc(args, conf, impl, profile, options, source)
 
     # Run.

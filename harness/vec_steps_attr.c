@@ -4,15 +4,37 @@
  * reference's simulated clock (vectors/README.md).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef VECRUN_EXACT
 #include <posixtrace_sim.h>
 #endif
 #include "vec_vm.h"
 
 /* ---- attr ---------------------------------------------------------------- */
+
+/* The TRL and TRI attribute functions need be declared only where the header
+ * says the option may be supported (XBD <unistd.h>: the option's macro
+ * defined and not -1; as conformance/tests/ct.h's CT_HAVE_TRL): elsewhere
+ * vecrun compiles without them, and a step that needs one is UNSUPPORTED
+ * (absent_option()). */
+#if defined(_POSIX_TRACE_LOG) && _POSIX_TRACE_LOG != -1
+#define IF_TRL(call) (call)
+#define VEC_HAVE_TRL 1
+#else
+#define IF_TRL(call) ENOSYS
+#define VEC_HAVE_TRL 0
+#endif
+#if defined(_POSIX_TRACE_INHERIT) && _POSIX_TRACE_INHERIT != -1
+#define IF_TRI(call) (call)
+#define VEC_HAVE_TRI 1
+#else
+#define IF_TRI(call) ENOSYS
+#define VEC_HAVE_TRI 0
+#endif
 
 enum ftype { F_STR, F_SIZE, F_SIZE_ARG, F_INT, F_TS, F_SIM, F_SIMORIGIN };
 
@@ -51,6 +73,22 @@ static const struct field *find_field(const char *name)
         if (strcmp(fields[i].name, name) == 0)
             return &fields[i];
     return NULL;
+}
+
+/* The option of field f that this build of vecrun lacks, or NULL. */
+static const char *absent_option(const struct field *f)
+{
+    if (!VEC_HAVE_TRL && (strcmp(f->name, "logsize") == 0 || strcmp(f->name, "logpolicy") == 0))
+        return "TRL (_POSIX_TRACE_LOG)";
+    if (!VEC_HAVE_TRI && strcmp(f->name, "inherited") == 0)
+        return "TRI (_POSIX_TRACE_INHERIT)";
+    return NULL;
+}
+
+static int unsupported(struct vm *vm, const struct field *f, const char *fn)
+{
+    return vm_give(vm, VEC_UNSUPPORTED, "%s: option %s is -1 or undefined in this <trace.h>",
+                   fn, absent_option(f));
 }
 
 static int attr_set(struct vm *vm, struct cur *c, trace_attr_t *a, const struct field *f)
@@ -119,19 +157,21 @@ static int attr_set(struct vm *vm, struct cur *c, trace_attr_t *a, const struct 
         if (vm_eval(vm, k->text, &v) || vm_no_more(vm, c))
             return -1;
         /* A negative size converts to a huge size_t: -1 is SIZE_MAX. */
+        if (!vm->dry && absent_option(f))
+            return unsupported(vm, f, f->setter);
         if (!vm->dry) {
             if (strcmp(f->name, "streamsize") == 0)
                 rc = posix_trace_attr_setstreamsize(a, (size_t)v);
             else if (strcmp(f->name, "maxdatasize") == 0)
                 rc = posix_trace_attr_setmaxdatasize(a, (size_t)v);
             else if (strcmp(f->name, "logsize") == 0)
-                rc = posix_trace_attr_setlogsize(a, (size_t)v);
+                rc = IF_TRL(posix_trace_attr_setlogsize(a, (size_t)v));
             else if (strcmp(f->name, "policy") == 0)
                 rc = posix_trace_attr_setstreamfullpolicy(a, (int)v);
             else if (strcmp(f->name, "logpolicy") == 0)
-                rc = posix_trace_attr_setlogfullpolicy(a, (int)v);
+                rc = IF_TRL(posix_trace_attr_setlogfullpolicy(a, (int)v));
             else
-                rc = posix_trace_attr_setinherited(a, (int)v);
+                rc = IF_TRI(posix_trace_attr_setinherited(a, (int)v));
         }
     }
     return vm_expect_rc(vm, f->setter, rc);
@@ -164,6 +204,8 @@ static int attr_get(struct vm *vm, struct cur *c, const trace_attr_t *a, const s
         return vm->result == VEC_PASS ? 0 : -1;
     }
     long long v = 0;
+    if (!vm->dry && absent_option(f))
+        return unsupported(vm, f, f->getter);
     if (!vm->dry) {
         size_t sz = 0;
         int iv = 0;
@@ -177,7 +219,7 @@ static int attr_get(struct vm *vm, struct cur *c, const trace_attr_t *a, const s
         else if (strcmp(f->name, "maxdatasize") == 0)
             rc = posix_trace_attr_getmaxdatasize(a, &sz);
         else if (strcmp(f->name, "logsize") == 0)
-            rc = posix_trace_attr_getlogsize(a, &sz);
+            rc = IF_TRL(posix_trace_attr_getlogsize(a, &sz));
         else if (strcmp(f->name, "maxsystemeventsize") == 0)
             rc = posix_trace_attr_getmaxsystemeventsize(a, &sz);
         else if (strcmp(f->name, "maxusereventsize") == 0)
@@ -185,9 +227,9 @@ static int attr_get(struct vm *vm, struct cur *c, const trace_attr_t *a, const s
         else if (strcmp(f->name, "policy") == 0)
             rc = posix_trace_attr_getstreamfullpolicy(a, &iv);
         else if (strcmp(f->name, "logpolicy") == 0)
-            rc = posix_trace_attr_getlogfullpolicy(a, &iv);
+            rc = IF_TRL(posix_trace_attr_getlogfullpolicy(a, &iv));
         else
-            rc = posix_trace_attr_getinherited(a, &iv);
+            rc = IF_TRI(posix_trace_attr_getinherited(a, &iv));
         if (f->type == F_TS)
             v = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
         else if (f->type == F_INT)

@@ -143,17 +143,17 @@ static int zero_thread(pthread_t t)
     return memcmp(&t, &z, sizeof t) == 0;
 }
 
-/* The clauses after "event ID". */
-static int event_clauses(struct vm *vm, struct read_req *r, size_t i)
+/* The clauses after "event ID", up to e[end]. */
+static int event_clauses(struct vm *vm, struct read_req *r, size_t i, size_t end)
 {
     struct step *s = vm->step;
     struct posix_trace_event_info *ev = &r->ev;
     char got[300];
     if (!vm->dry)
         describe(vm, r, got, sizeof got);
-    while (i < s->ne) {
+    while (i < end) {
         struct tok *k = &s->e[i++];
-        struct tok *arg = i < s->ne ? &s->e[i] : NULL;
+        struct tok *arg = i < end ? &s->e[i] : NULL;
         if (k->kind != TK_WORD)
             return vm_bad(vm, "expected a clause (data, len, trunc, ts, pid, thread, prog, auto), "
                        "not a string");
@@ -175,7 +175,7 @@ static int event_clauses(struct vm *vm, struct read_req *r, size_t i)
              * say TRUNCATED_RECORD, and NOT_TRUNCATED when whole. */
             struct vec_bytes b;
             long long cut = -1;
-            if (i + 1 < s->ne && vm_is_w(&s->e[i], "cut")) {
+            if (i + 1 < end && vm_is_w(&s->e[i], "cut")) {
                 if (vm_eval(vm, s->e[i + 1].text, &cut))
                     return -1;
                 if (!vm->dry && cut < 0)
@@ -291,13 +291,13 @@ static int event_clauses(struct vm *vm, struct read_req *r, size_t i)
     return 0;
 }
 
-/* "event ID clauses..." at e[at]: an event must have been read. */
-static int read_event(struct vm *vm, struct read_req *r, size_t at)
+/* "event ID clauses..." at e[at], up to e[end]: an event must have been read. */
+static int read_event(struct vm *vm, struct read_req *r, size_t at, size_t end)
 {
     struct step *s = vm->step;
     const char *fn = fn_of(r->kind);
     char b1[32], got[300];
-    if (at + 1 >= s->ne)
+    if (at + 1 >= end)
         return vm_bad(vm, "'event' needs an event (a constant, a name, or any)");
     trace_event_id_t want;
     int any;
@@ -326,7 +326,26 @@ static int read_event(struct vm *vm, struct read_req *r, size_t at)
             return vm_fail(vm, "expected event %s, got %s", s->e[at + 1].text, got);
         }
     }
-    return event_clauses(vm, r, at + 2);
+    return event_clauses(vm, r, at + 2, end);
+}
+
+/* "event A clauses... or event B clauses...": either event, each with its own
+ * clauses; the event read picks the alternative (A if it is A).  For a point
+ * the implementation decides, such as whether the event that filled an
+ * UNTIL_FULL stream was still recorded (vectors/README.md). */
+static int read_either_event(struct vm *vm, struct read_req *r, size_t or_at)
+{
+    struct step *s = vm->step;
+    if (vm->dry)
+        return read_event(vm, r, 0, or_at) || read_event(vm, r, or_at + 1, s->ne) ? -1 : 0;
+    trace_event_id_t first;
+    int any;
+    memset(&first, 0, sizeof first);
+    if (vm_event_id(vm, &s->e[1], &first, &any))
+        return -1;
+    int is_first = r->rc == 0 && r->unavailable == 0 &&
+                   (any || posix_trace_eventid_equal(r->id, r->ev.posix_event_id, first));
+    return is_first ? read_event(vm, r, 0, or_at) : read_event(vm, r, or_at + 1, s->ne);
 }
 
 /* Checks a read's outcome against the step's expectation. */
@@ -351,7 +370,7 @@ static int read_check(struct vm *vm, struct read_req *r)
                 for (size_t j = 0; j < s->na; j++)
                     s->a[j].used = 1;
             } else {
-                rc = read_event(vm, r, 2);
+                rc = read_event(vm, r, 2, s->ne);
             }
         } else if (vm_rc_set(k, codes, &n, 1)) {
             if (s->ne != 1)
@@ -380,7 +399,11 @@ static int read_check(struct vm *vm, struct read_req *r)
                           r->rc ? vm_errname(r->rc, b1, sizeof b1) : got);
             }
         } else if (vm_is_w(k, "event")) {
-            rc = read_event(vm, r, 0);
+            size_t or_at = 0;
+            for (size_t j = 2; or_at == 0 && j + 1 < s->ne; j++)
+                if (vm_is_w(&s->e[j], "or") && vm_is_w(&s->e[j + 1], "event"))
+                    or_at = j;
+            rc = or_at ? read_either_event(vm, r, or_at) : read_event(vm, r, 0, s->ne);
         } else {
             return vm_bad(vm, "a read expects 'event ID ...', 'none' or an errno name");
         }

@@ -106,9 +106,12 @@ calibrate-timings: conformance-build
 	@test "$(IMPL)" = reference || { echo "calibrate-timings measures the reference: ./configure without --with-trace" >&2; exit 2; }
 	$(PYTHON) harness/calibrate_timings.py -- $(HARNESS_RUN_FLAGS)
 
-$(CT_OBJ): $(CT_DIR)/ct.c $(CT_DIR)/ct.h $(CT_DIR)/ct_calls.h $(CT_DIR)/ct_notes.h config.mk $(HARNESS_MK)
+# The framework: when it does not compile against the implementation under
+# test, harness/build_test.sh keeps the compiler's output in $(CT_OBJ).log and
+# every test program's link step makes it a BUILD-ERROR of its own.
+$(CT_OBJ): $(CT_DIR)/ct.c $(CT_DIR)/ct.h $(CT_DIR)/ct_calls.h $(CT_DIR)/ct_notes.h config.mk $(HARNESS_MK) harness/build_test.sh
 	@mkdir -p $(@D) build/harness/deps
-	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) -c -o $@ $<
+	sh harness/build_test.sh compile ct $< $@ $(CC) $(HARNESS_CFLAGS) -- $(HARNESS_DEPFLAGS)
 
 # A test program that does not compile or link against the implementation
 # under test does not stop the build: harness/build_test.sh keeps the
@@ -128,9 +131,13 @@ build/conformance/%: $(CT_DIR)/%.c $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_M
 # (harness/probe.sh) and builds the test program with the result.
 $(CT_PROBED): build/conformance/%: conformance/probes/%.c harness/probe.sh
 
-$(PROFILE): harness/profile.c $(TRACE_DEPS) config.mk $(HARNESS_MK)
+# The profile: when it does not build against the implementation under test,
+# the run goes on without it (harness/run.py says so in every report, and
+# takes the options from configure's --trace-options or the header's macros).
+$(PROFILE): harness/profile.c $(TRACE_DEPS) config.mk $(HARNESS_MK) harness/build_test.sh
 	@mkdir -p $(@D) build/harness/deps
-	$(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) -o $@ $< $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
+	sh harness/build_test.sh program $< $@ 'the run goes on without the implementation profile' \
+	    $(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) $< $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
 
 -include $(wildcard build/harness/deps/*.d)
 

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -613,6 +614,22 @@ static inline void fs_detach(void)
     fs_run("umount -l");
 }
 
+/* The device's allocation unit, in bytes: the most a write may add to a file
+ * on a full device without failing (the room left in the file's last unit).
+ * The larger of the fundamental block size and the preferred I/O size, at
+ * least 4096 and at most 1 MiB (a batch must fit in a stream). */
+static inline long fs_unit(int fd)
+{
+    struct statvfs v;
+    struct stat st;
+    long unit = 4096;
+    if (fstatvfs(fd, &v) == 0 && (long)v.f_frsize > unit)
+        unit = (long)v.f_frsize;
+    if (fstat(fd, &st) == 0 && (long)st.st_blksize > unit)
+        unit = (long)st.st_blksize;
+    return unit > 1024L * 1024 ? 1024L * 1024 : unit;
+}
+
 /* Writes to fd (a file on the tmpfs) until the device is full. */
 static inline void fs_fill(int fd)
 {
@@ -653,6 +670,7 @@ struct fault_out {
     int open_rc;            /* posix_trace_open of the log after shutdown */
     long batch1, batch1_in_log;     /* recorded before the fault; found in the log */
     long batch2, batch2_in_log;     /* recorded under the fault; found in the log */
+    long unit;              /* ENOSPC: the device's allocation unit (bytes); else 0 */
 };
 
 #define FAULT_B1 "ct.fault.before"
@@ -742,7 +760,17 @@ static inline long fault_count(trace_id_t log, const char *name, long n)
     return found;
 }
 
-static inline void fault_child(int kind, int mode, int wfd, int rfd, int filler,
+/* How many events of DATA_LEN bytes carry more data than unit bytes: a
+ * flush of them must take at least one new unit of the device, whatever room
+ * is left in the log file's last unit (S0120: ENOSPC when "no space left on
+ * the device" -- a flush that fits in space the file already has
+ * legitimately succeeds). */
+static inline long fault_need(long unit)
+{
+    return unit / DATA_LEN + 1;
+}
+
+static inline void fault_child(int kind, int mode, int wfd, int rfd, int filler, long unit,
                         struct fault_out *o)
 {
     trace_attr_t a;
@@ -751,6 +779,7 @@ static inline void fault_child(int kind, int mode, int wfd, int rfd, int filler,
     size_t ev = 0, md = 0;
     int rc;
     memset(o, 0, sizeof *o);
+    o->unit = unit;
     signal(SIGXFSZ, SIG_IGN);
     if ((rc = posix_trace_eventid_open(FAULT_B1, &b1)) != 0 ||
         (rc = posix_trace_eventid_open(FAULT_B2, &b2)) != 0)
@@ -764,7 +793,10 @@ static inline void fault_child(int kind, int mode, int wfd, int rfd, int filler,
         (void)posix_trace_attr_setmaxdatasize(&a, DATA_LEN);
     if (posix_trace_attr_getmaxusereventsize(&a, DATA_LEN, &ev) != 0 || ev == 0)
         ev = 64;
-    (void)posix_trace_attr_setstreamsize(&a, 64 * ev);
+    /* ENOSPC: room for two batches (half the stream each, less the system
+     * events) that each need a new unit of the device. */
+    long events = unit > 0 ? 3 * fault_need(unit) + 64 : 64;
+    (void)posix_trace_attr_setstreamsize(&a, (size_t)events * ev);
     if ((rc = posix_trace_create_withlog(0, &a, wfd, &trid)) != 0)
         SETUP_FAILED("create_withlog", rc);
     if ((rc = posix_trace_start(trid)) != 0)
@@ -779,8 +811,8 @@ static inline void fault_child(int kind, int mode, int wfd, int rfd, int filler,
         posix_trace_attr_getmaxusereventsize(&sa, DATA_LEN, &ev) == 0 &&
         posix_trace_attr_getmaxsystemeventsize(&sa, &se) == 0 && ev > 0 && ss > 8 * se + ev)
         fit = (long)((ss - 8 * se) / ev);
-    if (fit > 2000)
-        fit = 2000;
+    if (fit > 2000 + 2 * fault_need(unit))
+        fit = 2000 + 2 * fault_need(unit);
     if (mode != MODE_AUTO) {
         o->batch1 = fit / 2 > 0 ? fit / 2 : 1;
         for (long i = 0; i < o->batch1; i++)
@@ -834,11 +866,13 @@ static inline void fault_run(int kind, int mode, struct fault_out *o)
 {
     char path[PATH_BUF];
     int wfd, rfd, filler = -1, p[2];
+    long unit = 0;
     if (kind == FAULT_ENOSPC) {
         fs_mount(512);
         wfd = fs_open("log", O_WRONLY);
         rfd = fs_open("log", O_RDONLY);
         filler = fs_open("filler", O_WRONLY);
+        unit = fs_unit(wfd);
         fs_detach();
     } else {
         tmp_file(path);
@@ -855,7 +889,7 @@ static inline void fault_run(int kind, int mode, struct fault_out *o)
     if (pid == 0) {
         struct fault_out out;
         close(p[0]);
-        fault_child(kind, mode, wfd, rfd, filler, &out);
+        fault_child(kind, mode, wfd, rfd, filler, unit, &out);
         ssize_t w = write(p[1], &out, sizeof out);
         _exit(w == (ssize_t)sizeof out ? 0 : 1);
     }
@@ -890,6 +924,19 @@ static inline void fault_run(int kind, int mode, struct fault_out *o)
             o->batch1_in_log, o->batch1, o->batch2_in_log, o->batch2);
 }
 
+/* Under a full device, a write that fits in the room the log file already has
+ * succeeds: the fault is only made if the batch flushed carries more data than
+ * one allocation unit; UNRESOLVED, saying so, if the stream could not hold
+ * that many events. */
+static inline void fault_batch_needs_space(const struct fault_out *o, const char *fault)
+{
+    if (o->unit > 0 && o->batch1 < fault_need(o->unit))
+        CT_UNRESOLVED("under %s, the batch flushed (%ld events of %d bytes) fits in one"
+                      " allocation unit of the device (%ld bytes), which the log file may"
+                      " already have: the stream held too few events to need new space",
+                      fault, o->batch1, DATA_LEN, o->unit);
+}
+
 /* The verdict on a flush under a fault that must give err. */
 static inline void judge_flush(const struct fault_out *o, int err, const char *fault)
 {
@@ -903,6 +950,7 @@ static inline void judge_flush(const struct fault_out *o, int err, const char *f
         return;
     if (!o->idle)
         CT_UNRESOLVED("the flush under %s did not end within %d ms", fault, FLUSH_WAIT_MS);
+    fault_batch_needs_space(o, fault);
     if (o->open_rc != 0)
         CT_UNRESOLVED("the flush under %s reported no error; the shutdown that followed gave"
                       " %s and the log cannot be opened (%s): whether the flush wrote its"
@@ -923,6 +971,7 @@ static inline void judge_shutdown(const struct fault_out *o, int err, const char
              o->shutdown_rc, ct_errname(o->shutdown_rc), ct_errname(err));
     if (o->shutdown_rc == err)
         return;
+    fault_batch_needs_space(o, fault);
     CT_CHECK(o->open_rc == 0, "posix_trace_shutdown under %s returned 0, but the log cannot"
              " be opened (%s): expected %s from shutdown", fault, ct_errname(o->open_rc),
              ct_errname(err));

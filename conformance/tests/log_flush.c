@@ -18,7 +18,10 @@
  *
  * Write faults run in a child process: EFBIG with RLIMIT_FSIZE set to 1 byte
  * and SIGXFSZ ignored; ENOSPC with the log on a small tmpfs filled up, which
- * needs root and Linux's mount -t tmpfs (UNTESTED otherwise).  An
+ * needs root and Linux's mount -t tmpfs (UNTESTED otherwise).  A full device
+ * still lets a write fill the room left in the file's last allocation unit,
+ * so the batch flushed under it carries more data than one unit
+ * (fault_need(), ct_log.h): the flush must need new space.  An
  * implementation may report the error as flush's return value or later in
  * posix_stream_flush_error; a log writer the fault does not reach (another
  * process, space set aside beforehand) passes by writing the whole log.  The

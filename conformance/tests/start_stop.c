@@ -42,6 +42,19 @@ static long last_of(trace_id_t trid, const struct ct_ev *v, size_t n, trace_even
 
 #define MAXEV 4096
 
+/* Reads a filled stream into v (MAXEV events).  How many events a stream holds
+ * is the implementation's (stream-min-size is a minimum, S0054): one that
+ * held more than v keeps cannot be judged, since the START or STOP looked
+ * for is at its end. */
+static size_t drain_filled(trace_id_t trid, struct ct_ev *v)
+{
+    size_t n = ct_drain(trid, v, MAXEV);
+    if (n > MAXEV)
+        CT_UNRESOLVED("the filled stream held %zu events, more than the %d this test keeps",
+                      n, MAXEV);
+    return n;
+}
+
 /* ---- start ------------------------------------------------------------------------- */
 
 CT_TEST(start_event, "start.start-event", "TRC",
@@ -143,7 +156,7 @@ CT_TEST(full_no_effect_start, "start.full-no-effect", "TRC",
              st.posix_stream_full_status == POSIX_TRACE_FULL ? "FULL" : "NOT_FULL");
     /* Reading: START, the events, the automatic STOP, and at most one START
      * after it (the stream restarts when emptied; no second START). */
-    size_t n = ct_drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV;
+    size_t n = drain_filled(trid, v), m = n;
     long stop = last_of(trid, v, m, POSIX_TRACE_STOP);
     CT_CHECK(stop >= 0, "no STOP read from an UNTIL_FULL stream that stopped itself");
     size_t before = ct_count(trid, v, (size_t)stop, POSIX_TRACE_START);
@@ -173,7 +186,7 @@ CT_TEST(full_loop_start, "start.full-loop", "TRC",
                        st.posix_stream_full_status == POSIX_TRACE_FULL ? "FULL" : "NOT_FULL");
     CT_CHECK_OK(posix_trace_start(trid));
     st = ct_status(trid);
-    size_t n = ct_drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV;
+    size_t n = drain_filled(trid, v), m = n;
     long last = last_of(trid, v, m, id);
     long start = last_of(trid, v, m, POSIX_TRACE_START);
     int started = start > last;
@@ -290,7 +303,7 @@ CT_TEST(full_no_effect_stop, "stop.full-no-effect", "TRC",
              " %s/%s, expected it unchanged (SUSPENDED, FULL)",
              ct_state_name(st.posix_stream_status),
              st.posix_stream_full_status == POSIX_TRACE_FULL ? "FULL" : "NOT_FULL");
-    size_t n = ct_drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV, explicit_stops = 0;
+    size_t n = drain_filled(trid, v), m = n, explicit_stops = 0;
     for (size_t i = 0; i < m; i++)
         if (ct_is_event(trid, &v[i], POSIX_TRACE_STOP) && stop_auto(&v[i]) == 0)
             explicit_stops++;
@@ -315,7 +328,7 @@ CT_TEST(full_loop_stop, "stop.full-loop", "TRC",
                       ct_state_name(st.posix_stream_status));
     CT_CHECK_OK(posix_trace_stop(trid));
     st = ct_status(trid);
-    size_t n = ct_drain(trid, v, MAXEV), m = n < MAXEV ? n : MAXEV;
+    size_t n = drain_filled(trid, v), m = n;
     long last = last_of(trid, v, m, id), stop = last_of(trid, v, m, POSIX_TRACE_STOP);
     int stopped = stop > last;
     if (st.posix_stream_status == POSIX_TRACE_RUNNING)

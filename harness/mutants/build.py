@@ -127,10 +127,14 @@ class TestPrograms:
         # The source as make names it, so that the compiler's messages are the same.
         jobs = [(_build_test, repo, "compile", self._name(s), os.path.relpath(s, repo),
                  self._obj(s), CC, *self.flags) for s in self.tests]
-        jobs += [(_cc, self.flags + ["-c", "-o", os.path.join(objdir, self._name(s) + ".o"), s],
-                  "compiling %s" % s)
-                 for s in (os.path.join(tests_dir, "ct.c"),
-                           os.path.join(repo, "harness", "profile.c"))]
+        # The framework too: if it does not compile, every test program is a
+        # BUILD-ERROR (its link step reads ct.o.log).
+        ct = os.path.join(tests_dir, "ct.c")
+        jobs.append((_build_test, repo, "compile", "ct", os.path.relpath(ct, repo),
+                     os.path.join(objdir, "ct.o"), CC, *self.flags))
+        profile = os.path.join(repo, "harness", "profile.c")
+        jobs.append((_cc, self.flags + ["-c", "-o", os.path.join(objdir, "profile.o"), profile],
+                     "compiling %s" % profile))
         _parallel(jobs)
 
     @staticmethod

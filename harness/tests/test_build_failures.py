@@ -13,10 +13,18 @@ a folder whose name holds a space:
 * "types in <trace.h>": no <sys/types.h> of its own, so the system's lacks
   the trace types (rules sys_types_h.*).
 
+The first also breaks the vector interpreter's build (harness/vec_steps_read.c
+uses posix_prog_address): every vector is then UNRESOLVED BUILD-ERROR.  Two
+more cases break the harness's own programs: a vendor whose
+struct posix_trace_status_info misnames posix_stream_full_status, which
+harness/profile.c uses (the run goes on without the profile, saying so), and
+a framework conformance/tests/ct.c that does not compile (every test program
+is a BUILD-ERROR).
+
 Each is judged through ./configure and 'make conformance' in a copy of the
 tree that keeps only the test programs a case needs (fast: a few programs,
-no vector interpreter, which is not a portable test program), and once
-through harness/mutants/build.py, which must build the tests the same way.
+and the vector interpreter only where its build fails), and once through
+harness/mutants/build.py, which must build the tests the same way.
 """
 
 import json
@@ -34,6 +42,7 @@ from conftest import HARNESS, PYTHON, REPO
 sys.path.insert(0, os.path.join(HARNESS, "mutants"))
 import build as mb          # noqa: E402
 import build_results        # noqa: E402
+import vector_list          # noqa: E402
 
 # A header program for the copy of the tree: it uses the member the vendor
 # renamed.  (Not the project's header_trace_h.c, which probes each declaration
@@ -77,8 +86,9 @@ def vendor_lib(tmp_path_factory):
     return impl.build()
 
 
-def make_vendor(base, lib, types_in_sys_types):
-    """A vendor installation in base ("vendor dir/include", ".../lib")."""
+def make_vendor(base, lib, types_in_sys_types, renames=None):
+    """A vendor installation in base ("vendor dir/include", ".../lib"); its
+    <trace.h> with the names of renames ({old: new}) renamed."""
     d = os.path.join(base, "vendor dir")
     inc = os.path.join(d, "include")
     shutil.copytree(os.path.join(REPO, "include"), inc)
@@ -96,14 +106,17 @@ def make_vendor(base, lib, types_in_sys_types):
         assert n == 1, "include/trace.h: posix_prog_address not found once"
     else:
         shutil.rmtree(os.path.join(inc, "sys"))
+    for old, new in (renames or {}).items():
+        text, n = re.subn(r"\b%s\b" % old, new, text)
+        assert n >= 1, "include/trace.h: %s not found: update the test" % old
     with open(trace_h, "w") as f:
         f.write(text)
     return d
 
 
-def copy_tree(dst, keep, extra=None):
+def copy_tree(dst, keep, extra=None, vecrun=False):
     """A copy of the tree with only the test programs named in keep (and the
-    files of extra: {name: text}); no vector interpreter."""
+    files of extra: {name: text}); no vector interpreter unless vecrun."""
     def ignore(d, names):
         return [n for n in names if n in (".git", "build", "reports", "__pycache__",
                                           ".pytest_cache", "config.mk", "config.log")]
@@ -115,7 +128,8 @@ def copy_tree(dst, keep, extra=None):
     for name, text in (extra or {}).items():
         with open(os.path.join(tests, name + ".c"), "w") as f:
             f.write(text)
-    os.remove(os.path.join(dst, "harness", "vecrun.c"))
+    if not vecrun:
+        os.remove(os.path.join(dst, "harness", "vecrun.c"))
     return dst
 
 
@@ -138,7 +152,7 @@ def sys_types_vendor(vendor_lib, tmp_path_factory):
     base = str(tmp_path_factory.mktemp("one"))
     vendor = make_vendor(base, vendor_lib, types_in_sys_types=True)
     tree = copy_tree(os.path.join(base, "tree"), {"attr_init", "system_events", "sys_types_h"},
-                     {"header_trace_h": FAKE_HEADER_PROGRAM})
+                     {"header_trace_h": FAKE_HEADER_PROGRAM}, vecrun=True)
     sh(["sh", "./configure", "--with-trace=" + vendor], tree)
     doc, out, rerun = make_conformance(tree)
     return {"tree": tree, "vendor": vendor, "doc": doc, "out": out, "rerun": rerun}
@@ -199,6 +213,41 @@ def test_every_report_says_build_error(sys_types_vendor):
     with open(log) as f:
         assert re.search(r"^BUILD-ERROR compile \(exit status \d+\):$", f.read(), re.M)
     assert not os.path.exists(os.path.join(tree, "build", "conformance", "system_events"))
+
+
+def test_vecrun_that_does_not_compile_makes_every_vector_unresolved(sys_types_vendor):
+    tree, doc, out = sys_types_vendor["tree"], sys_types_vendor["doc"], sys_types_vendor["out"]
+    want = [tid for tid, _ in vector_list.vector_files(os.path.join(tree, "vectors"))]
+    assert len(want) > 100
+    vectors = by_id(t for t in doc["tests"] if t["executable"] == "vecrun")
+    assert sorted(vectors) == sorted(want)
+    for t in vectors.values():
+        assert t["result"] == "UNRESOLVED", t
+        assert t["message"].startswith("BUILD-ERROR: harness/vecrun.c does not compile against "
+                                       "the implementation under test"), t["message"]
+        assert "posix_prog_address" in t["message"] and "error" in t["message"], t["message"]
+    # The rules read from the headers: rules only vectors test are UNRESOLVED.
+    rules = by_id(doc["rules"])
+    assert vectors["vec.trc.attr.clockres"]["rules"] == \
+        vector_list.read_header(os.path.join(tree, "vectors", "trc", "attr", "clockres.vec"))[0]
+    only_vectors = {r for t in vectors.values() for r in t["rules"]} - \
+        {r for t in doc["tests"] if t["executable"] != "vecrun" for r in t["rules"]}
+    assert only_vectors and all(rules[r]["result"] == "UNRESOLVED" for r in only_vectors)
+    # Every report, and make went on and kept the compiler's output.
+    junit = ET.parse(os.path.join(tree, "reports", "junit.xml")).getroot()
+    cases = [c for c in junit.iter("testcase") if c.get("classname") == "vecrun"]
+    assert len(cases) == len(want) and all(
+        "BUILD-ERROR" in c.find("error").get("message") for c in cases)
+    with open(os.path.join(tree, "reports", "index.html")) as f:
+        assert "harness/vecrun.c does not compile" in f.read()
+    assert re.search(r"^UNRESOLVED\s+vec\.trc\.\S+ \(0 ms\): BUILD-ERROR", out, re.M), out
+    assert "warning: harness/vecrun.c does not compile" in out
+    assert "harness/vecrun.c does not compile against the implementation under test: the " \
+        "report gives every vector BUILD-ERROR" in out
+    failure = build_results.read_build_log(os.path.join(tree, "build", "harness",
+                                                        "vecrun.build.log"))
+    assert failure.step == "compile" and "posix_prog_address" in failure.errors[0]
+    assert not os.path.exists(os.path.join(tree, "build", "harness", "vecrun"))
 
 
 def test_run_goes_on_and_exits_1(sys_types_vendor):
@@ -294,6 +343,80 @@ def test_mutants_build_the_same_way(sys_types_vendor, vendor_lib, tmp_path):
             if t["executable"] == "system_events"} == \
         {t["message"].split(" (log: ")[0] for t in sys_types_vendor["doc"]["tests"]
          if t["executable"] == "system_events"}
+
+
+@pytest.fixture(scope="module")
+def profile_vendor(vendor_lib, tmp_path_factory):
+    """A vendor whose struct posix_trace_status_info misnames
+    posix_stream_full_status (XBD <trace.h>), which harness/profile.c reads:
+    the profile does not build, the test programs kept here do."""
+    base = str(tmp_path_factory.mktemp("profile"))
+    vendor = make_vendor(base, vendor_lib, types_in_sys_types=True,
+                         renames={"posix_stream_full_status": "posix_stream_full_stat"})
+    tree = copy_tree(os.path.join(base, "tree"), {"sys_types_h"})
+    sh(["sh", "./configure", "--with-trace=" + vendor], tree)
+    doc, out, rerun = make_conformance(tree)
+    return {"tree": tree, "doc": doc, "out": out, "rerun": rerun}
+
+
+def test_profile_that_does_not_build_is_a_warning_in_every_report(profile_vendor):
+    tree, doc, out = profile_vendor["tree"], profile_vendor["doc"], profile_vendor["out"]
+    said = "the implementation profile did not build: harness/profile.c does not compile"
+    warnings = [w for w in doc["summary"]["warnings"] if said in w]
+    assert len(warnings) == 1 and "posix_stream_full_status" in warnings[0], \
+        doc["summary"]["warnings"]
+    assert "warning: implementation profile: " + said in out
+    junit = ET.parse(os.path.join(tree, "reports", "junit.xml")).getroot()
+    assert any(said in p.get("value") for p in junit.iter("property")
+               if p.get("name") == "warning")
+    with open(os.path.join(tree, "reports", "index.html")) as f:
+        assert said in f.read()
+    # The run went on: the options from the header's macros, the tests ran.
+    impl = doc["implementation"]
+    assert impl["options_source"].startswith("header macros"), impl
+    assert impl["options"]["TRC"] is True
+    assert {t["executable"] for t in doc["tests"]} == {"sys_types_h"}
+    assert all(t["result"] in ("PASS", "UNTESTED") for t in doc["tests"]), doc["tests"]
+    assert profile_vendor["rerun"].returncode == 0, profile_vendor["rerun"].stdout
+    assert not os.path.exists(os.path.join(tree, "build", "harness", "profile"))
+
+
+def test_framework_that_does_not_compile_makes_every_program_a_build_error(vendor_lib,
+                                                                          tmp_path):
+    """conformance/tests/ct.c, which every test program is linked with, does
+    not compile: make goes on, every test is UNRESOLVED BUILD-ERROR (the
+    header programs too: their declarations are not what failed), naming
+    ct.c's first error."""
+    vendor = make_vendor(str(tmp_path), vendor_lib, types_in_sys_types=True)
+    tree = copy_tree(str(tmp_path / "tree"), {"attr_init", "sys_types_h"})
+    with open(os.path.join(tree, "conformance", "tests", "ct.c"), "a") as f:
+        f.write("int ct_broken_for_the_test = ct_undeclared_for_the_test;\n")
+    sh(["sh", "./configure", "--with-trace=" + vendor], tree)
+    doc, out, rerun = make_conformance(tree)
+    assert rerun.returncode == 1, rerun.stdout
+    assert {t["executable"] for t in doc["tests"]} == {"attr_init", "sys_types_h"}
+    for t in doc["tests"]:
+        assert t["result"] == "UNRESOLVED", t
+        assert t["message"].startswith("BUILD-ERROR: conformance/tests/%s.c cannot be built"
+                                       % t["executable"]), t["message"]
+        assert "conformance/tests/ct.c" in t["message"], t["message"]
+        assert "ct_undeclared_for_the_test" in t["message"], t["message"]
+    assert "warning: conformance/tests/attr_init.c cannot be built" in out
+
+
+def test_probe_takes_the_compilers_error_line(tmp_path):
+    """harness/probe.sh: a failed part's message is the compiler's "error:"
+    line, not the first line holding the word (here "In function
+    'probe_error'")."""
+    probes = tmp_path / "conformance" / "probes"
+    probes.mkdir(parents=True)
+    (probes / "x.c").write_text("#ifdef CT_PROBE_PART_a\n"
+                                "int probe_error(void) { return undeclared_in_probe; }\n"
+                                "#endif\n")
+    p = sh(["sh", os.path.join(HARNESS, "probe.sh"), "x", "out", mb.CC], str(tmp_path))
+    assert "-DCT_PROBE_a=0" in p.stdout, p.stdout
+    header = (tmp_path / "out" / "x_probe.h").read_text()
+    assert re.search(r'\{ "a", "[^"]*error:[^"]*undeclared_in_probe', header), header
 
 
 # ---- the pieces ----------------------------------------------------------------------

@@ -167,6 +167,35 @@ def test_wrong_portable_value_fails_naming_the_line(vecrun, vecrun_vendor, tmp_p
         assert "event.records" in msg, msg                                # the rule
 
 
+ALTERNATIVES = """# t
+rules: x.y
+options: TRC
+open e "x"
+create t null
+start t
+event e u8:5
+let $kept 0
+getnext t -> event STOP or event START ts $kept
+check $kept != 0
+let $kept 0
+getnext t -> event STOP or event e data u8:{data} ts $kept
+when $kept != 0 trygetnext t -> none
+"""
+
+
+def test_read_alternatives_pick_by_event_and_check_its_clauses(vecrun, vecrun_vendor, tmp_path):
+    """'event A ... or event B ...': the event read picks the alternative, whose
+    clauses are checked (vectors/README.md: a point the implementation decides)."""
+    good = write(str(tmp_path / "alt.vec"), ALTERNATIVES.format(data=5))
+    bad = write(str(tmp_path / "alt-bad.vec"), ALTERNATIVES.format(data=6))
+    for exe in (vecrun, vecrun_vendor):
+        code, msg = result(run([exe, "--file", good]))
+        assert code == "PASS", msg
+        code, msg = result(run([exe, "--file", bad]))
+        assert code == "FAIL", msg
+        assert "alt-bad.vec:12:" in msg and "expected data" in msg, msg
+
+
 def test_wrong_exact_value_fails_on_the_reference_only(vecrun, vecrun_vendor, tmp_path):
     src = os.path.join(VECTORS, "trc", "policy", "loop", "overflow-sim.vec")
     with open(src) as f:
@@ -233,6 +262,8 @@ MALFORMED = {
                             "in c event e \"x\"\ncheck 1 == 1\n", 8),
     "pid-of-nobody": (HDR + "create t null pid c\ncheck 1 == 1\n", 4),
     "exit-status-range": (HDR + "fork c\nexit c 256\ncheck 1 == 1\n", 5),
+    "or-bad-clause": (HDR + "create t null\nstart t\n"
+                      "getnext t -> event STOP or event START colour red\n", 6),
     "too-many-processes": (HDR + "".join("fork p%d\n" % i for i in range(9)) + "check 1 == 1\n",
                            12),
 }

@@ -10,6 +10,7 @@
  * generation version are this vendor's own; START and FILTER carry its own
  * event sets.
  */
+#include <stdint.h>
 #include <string.h>
 #include <trace.h>
 #include "odd_ids.h"
@@ -147,19 +148,44 @@ static const void *attr_or_defaults(const trace_attr_t *a, trace_attr_t *default
     return REF(defaults);
 }
 
+/* Streams of its own size: the reference's stream is created with
+ * ODD_STREAM_SCALE times the stream-min-size asked for, so that a stream of N
+ * bytes holds another number of events than the reference's (about twice as
+ * many), and a test or vector that assumed the reference's capacity fails.
+ * Allowed: stream-min-size is a minimum, the memory "reserved" may be more
+ * (XSH posix_trace_attr_getstreamsize, S0054 S0057; ruling 22: get_attr reads
+ * back at least the value set).  The user's attributes object is untouched (a
+ * byte copy is changed: the reference's objects hold no pointers), so
+ * attr_getstreamsize still reads back what was set (S0056). */
+#define ODD_STREAM_SCALE 2
+static const void *scaled_stream(const void *ref_attr, trace_attr_t *copy)
+{
+    size_t n = 0;
+    /* NULL, an invalid object or a size that cannot grow: the reference's
+     * create answers it as it is. */
+    if (ref_attr == NULL)
+        return ref_attr;
+    memcpy(copy->__odd_impl, ref_attr, sizeof copy->__odd_impl);
+    if (oddref_attr_getstreamsize(REF(copy), &n) != 0 || n > SIZE_MAX / ODD_STREAM_SCALE ||
+        oddref_attr_setstreamsize(REF(copy), n * ODD_STREAM_SCALE) != 0)
+        return ref_attr;
+    return REF(copy);
+}
+
 int posix_trace_create(pid_t pid, const trace_attr_t *restrict a, trace_id_t *restrict id)
 {
-    trace_attr_t defaults;
+    trace_attr_t defaults, copy;
+    const void *attr = scaled_stream(attr_or_defaults(a, &defaults), &copy);
     unsigned long ref = 0;
-    return id_out(oddref_create(pid, attr_or_defaults(a, &defaults), &ref), &ref, 0, id);
+    return id_out(oddref_create(pid, attr, &ref), &ref, 0, id);
 }
 int posix_trace_create_withlog(pid_t pid, const trace_attr_t *restrict a, int fd,
                                trace_id_t *restrict id)
 {
-    trace_attr_t defaults;
+    trace_attr_t defaults, copy;
+    const void *attr = scaled_stream(attr_or_defaults(a, &defaults), &copy);
     unsigned long ref = 0;
-    return id_out(oddref_create_withlog(pid, attr_or_defaults(a, &defaults), fd, &ref), &ref, 0,
-                  id);
+    return id_out(oddref_create_withlog(pid, attr, fd, &ref), &ref, 0, id);
 }
 int posix_trace_open(int fd, trace_id_t *id)
 {
@@ -181,11 +207,47 @@ int posix_trace_clear(trace_id_t id) { return oddref_clear(odd_ids_ref(id)); }
 int posix_trace_flush(trace_id_t id) { return oddref_flush(odd_ids_ref(id)); }
 int posix_trace_rewind(trace_id_t id) { return oddref_rewind(odd_ids_ref(id)); }
 int posix_trace_start(trace_id_t id) { return oddref_start(odd_ids_ref(id)); }
-int posix_trace_stop(trace_id_t id) { return oddref_stop(odd_ids_ref(id)); }
 int posix_trace_get_attr(trace_id_t id, trace_attr_t *a)
 { return oddref_get_attr(odd_ids_ref(id), REF(a)); }
 
+/* The status as the reference gives it (resetting what it resets). */
+static int ref_status(trace_id_t id, struct posix_trace_status_info *s);
+
+/* Ruling 13, reading (B), where the reference takes (A): stop of a LOOP
+ * stream that is RUNNING and FULL records nothing and changes nothing ("If
+ * the trace stream is full", S0231, read literally).  The status read to
+ * know it is kept for the caller's next get_status. */
+static int full_running_loop(trace_id_t id)
+{
+    trace_attr_t a;
+    int policy = 0, loop = 0;
+    struct posix_trace_status_info st;
+    if (posix_trace_attr_init(&a) != 0)
+        return 0;
+    loop = posix_trace_get_attr(id, &a) == 0 &&
+           posix_trace_attr_getstreamfullpolicy(&a, &policy) == 0 && policy == POSIX_TRACE_LOOP;
+    (void)posix_trace_attr_destroy(&a);
+    if (!loop || ref_status(id, &st) != 0)
+        return 0;
+    odd_ids_keep_resets(id, &st);
+    return st.posix_stream_status == POSIX_TRACE_RUNNING &&
+           st.posix_stream_full_status == POSIX_TRACE_FULL;
+}
+int posix_trace_stop(trace_id_t id)
+{
+    if (full_running_loop(id))
+        return 0;
+    return oddref_stop(odd_ids_ref(id));
+}
+
 int posix_trace_get_status(trace_id_t id, struct posix_trace_status_info *s)
+{
+    int err = ref_status(id, s);
+    if (err == 0)
+        odd_ids_give_resets(id, s);
+    return err;
+}
+static int ref_status(trace_id_t id, struct posix_trace_status_info *s)
 {
     struct oddref_status n;
     int err = oddref_get_status(odd_ids_ref(id), &n);

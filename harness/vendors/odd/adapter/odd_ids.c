@@ -15,6 +15,7 @@ static struct {
     int used;
     unsigned short generation;
     unsigned long ref;
+    int overrun, log_overrun, flush_error;  /* odd_ids_keep_resets() */
 } slots[ODD_SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -27,6 +28,7 @@ int odd_ids_add(unsigned long ref, trace_id_t *id)
             continue;
         slots[i].used = 1;
         slots[i].ref = ref;
+        slots[i].overrun = slots[i].log_overrun = slots[i].flush_error = 0;
         if (++slots[i].generation == 0)
             slots[i].generation = 1;
         id->__odd_slot = (unsigned short)i;
@@ -59,5 +61,33 @@ void odd_ids_drop(trace_id_t id)
     pthread_mutex_lock(&lock);
     if (live(id))
         slots[id.__odd_slot].used = 0;
+    pthread_mutex_unlock(&lock);
+}
+
+void odd_ids_keep_resets(trace_id_t id, const struct posix_trace_status_info *st)
+{
+    pthread_mutex_lock(&lock);
+    if (live(id)) {
+        slots[id.__odd_slot].overrun |= st->posix_stream_overrun_status == POSIX_TRACE_OVERRUN;
+        slots[id.__odd_slot].log_overrun |= st->posix_log_overrun_status == POSIX_TRACE_OVERRUN;
+        if (slots[id.__odd_slot].flush_error == 0)
+            slots[id.__odd_slot].flush_error = st->posix_stream_flush_error;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void odd_ids_give_resets(trace_id_t id, struct posix_trace_status_info *st)
+{
+    pthread_mutex_lock(&lock);
+    if (live(id)) {
+        if (slots[id.__odd_slot].overrun)
+            st->posix_stream_overrun_status = POSIX_TRACE_OVERRUN;
+        if (slots[id.__odd_slot].log_overrun)
+            st->posix_log_overrun_status = POSIX_TRACE_OVERRUN;
+        if (st->posix_stream_flush_error == 0)
+            st->posix_stream_flush_error = slots[id.__odd_slot].flush_error;
+        slots[id.__odd_slot].overrun = slots[id.__odd_slot].log_overrun = 0;
+        slots[id.__odd_slot].flush_error = 0;
+    }
     pthread_mutex_unlock(&lock);
 }

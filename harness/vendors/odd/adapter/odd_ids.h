@@ -16,4 +16,11 @@ unsigned long odd_ids_ref(trace_id_t id);
  * another generation, so the old one names no stream any more. */
 void odd_ids_drop(trace_id_t id);
 
+/* The statuses get_status resets once read (the overrun statuses, S0176
+ * S0178; the flush error): odd_ids_keep_resets() keeps those of a status the
+ * adapter read for itself, odd_ids_give_resets() hands them to the caller's
+ * next get_status (and forgets them). */
+void odd_ids_keep_resets(trace_id_t id, const struct posix_trace_status_info *st);
+void odd_ids_give_resets(trace_id_t id, struct posix_trace_status_info *st);
+
 #endif /* ODD_IDS_H */
