@@ -32,7 +32,7 @@ def no_env(monkeypatch):
 @pytest.fixture
 def alone(tmp_path, no_env):
     """A copy of the repository's catalogue, harness and spec/ in a folder of its own: no
-    ../shared, no other spec anywhere near."""
+    folder beside it, no other spec anywhere near."""
     root = tmp_path / "clone" / "posixtrace"
     shutil.copytree(os.path.join(REPO, "spec"), str(root / "spec"))
     shutil.copytree(os.path.join(REPO, "conformance"), str(root / "conformance"),
@@ -99,7 +99,8 @@ def test_a_wrong_env_folder_is_named_with_every_place_tried(tmp_path):
 
 
 def test_no_file_refers_to_a_path_outside_the_repository():
-    """Code, tests, make files, configure, CI and docs name spec/, never ../shared."""
+    """Code, tests, make files, configure, CI and docs name spec/, never a folder beside the
+    repository (the pattern below is escaped so that this file does not match itself)."""
     outside = re.compile(r"\.\./shared|\bshared/spec\b|\bshared/ARCHITECTURE")
     found = []
     for top, dirs, files in os.walk(REPO):
