@@ -241,6 +241,30 @@ def read_progress(path):
     return p
 
 
+_RULE_RESULT_RE = re.compile(r"^RULE-RESULT (\S+) (\S+)(?: (.*))?$")
+_RANK = {"FAIL": 0, "UNRESOLVED": 1, "PASS": 2, "UNSUPPORTED": 3, "UNTESTED": 4}
+
+
+def rule_results(stdout, rules, result):
+    """The test's result for each of its rules, from its 'RULE-RESULT <rule>
+    <CODE> <message>' lines ({rule: {"result", "message"}}), or {} when it
+    printed none or they cannot be trusted: then its RESULT holds for every
+    rule.  A failure blames the rule its check names, and only that rule; so
+    the lines count only when the test ended by itself (result from its RESULT
+    line) and the worst of them is that result."""
+    found = {}
+    for line in stdout.splitlines():
+        m = _RULE_RESULT_RE.match(line.rstrip("\r"))
+        if m and m.group(1) in rules and m.group(2) in CODES:
+            found[m.group(1)] = {"result": m.group(2), "message": (m.group(3) or "").strip()}
+    if not found:
+        return {}
+    worst = min((v["result"] for v in found.values()), key=lambda c: _RANK[c])
+    if result not in ("PASS", "FAIL", "UNRESOLVED") or worst != result:
+        return {}
+    return found
+
+
 def interpret(returncode, stdout, timed_out, timeout, progress=None):
     """What a test's process did -> (result code, one-line message).  A test
     that timed out or was killed by a signal is placed by its notes."""
@@ -397,6 +421,7 @@ def run_test(test, timeout, env=None, cwd=None, progress_path=None):
     if stderr.strip():
         output += ("\n" if output and not output.endswith("\n") else "") + \
             "--- stderr ---\n" + stderr
+    by_rule = {} if timed_out or rc < 0 else rule_results(stdout, test.rules, result)
     return {"result": result, "message": message, "duration_ms": duration_ms,
-            "status": status, "output": truncate_output(output),
+            "status": status, "output": truncate_output(output), "rule_results": by_rule,
             "hung_in": progress.in_call if timed_out and progress is not None else None}

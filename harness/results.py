@@ -30,9 +30,18 @@ def count(results):
     return c
 
 
+def for_rule(run, rule_id):
+    """A test's run dict as it concerns one of its rules: its RULE-RESULT for
+    that rule when it gave one (protocol.rule_results), else the test's."""
+    return (run.get("rule_results") or {}).get(rule_id) or run
+
+
 def rule_result(rule, tests, test_results, supported):
     """(result, reason, failures) of one rule.  tests: its TestCases;
-    test_results: {test id: run dict}; supported: {option: bool}."""
+    test_results: {test id: run dict}; supported: {option: bool}.  failures:
+    the checks that failed (or could not conclude) for this rule, each with
+    its test and message (file:line, expected, seen)."""
+    test_results = {t.id: for_rule(test_results[t.id], rule.id) for t in tests}
     failures = [{"test": t.id, "result": test_results[t.id]["result"],
                  "message": test_results[t.id]["message"]}
                 for t in tests if test_results[t.id]["result"] in ("FAIL", "UNRESOLVED")]
@@ -125,6 +134,8 @@ def build(*, implementation, rules, rule_order, tests, test_results, spec, parti
             d["status"] = r["status"]
         if r.get("output"):
             d["output"] = r["output"]
+        if r.get("rule_results"):
+            d["rule_results"] = r["rule_results"]
         test_docs.append(d)
 
     rc = count(d["result"] for d in rule_docs)
@@ -168,5 +179,10 @@ def failing_tests(doc, gap_rules=()):
     """Tests that FAIL or are UNRESOLVED (those whose rules are all known gaps
     left out when gap_rules is given)."""
     gaps = set(gap_rules)
+
+    def bad_rules(t):
+        per = t.get("rule_results") or {}
+        return [r for r in t["rules"]
+                if per.get(r, t)["result"] in ("FAIL", "UNRESOLVED")] or t["rules"]
     return [t for t in doc["tests"] if t["result"] in ("FAIL", "UNRESOLVED")
-            and not (gaps and all(r in gaps for r in t["rules"]))]
+            and not (gaps and all(r in gaps for r in bad_rules(t)))]

@@ -189,6 +189,7 @@ CT_TEST(keeps_suspended, "clear.keeps-run-state", "TRC",
 
 static void not_full_after_clear(int policy)
 {
+    CT_RULE("clear.not-full");      /* filling it and clearing it serve this rule */
     trace_id_t trid = ct_small_stream(policy);
     trace_event_id_t id = ct_open_id("ct-fill");
     CT_SETUP_OK(posix_trace_start(trid));

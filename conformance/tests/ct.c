@@ -26,6 +26,15 @@ static const char *current_rule;            /* CT_RULE, or NULL */
 static int finished;                        /* the test has reported its result */
 unsigned long ct_checks;
 
+/* The rules of the test being run, and the checks that passed for each: a
+ * test of several rules says which rule each check serves (CT_RULE), so
+ * that a failure blames that rule alone (RULE-RESULT lines, harness/README.md). */
+enum { CT_MAX_RULES = 8 };
+struct ct_rule_count { const char *id; size_t len; unsigned long passed; };
+static struct ct_rule_count rule_tab[CT_MAX_RULES];
+static int nrules;
+static int body_returned;                   /* the test's body has returned */
+
 static const char *const code_names[] = {
     "PASS", "FAIL", "UNRESOLVED", "UNSUPPORTED", "UNTESTED"
 };
@@ -177,8 +186,49 @@ void ct_call_end_void(void)
     note_call("returned");
 }
 
+/* rule_tab from "a.b,c.d". */
+static void split_rules(const char *rules)
+{
+    nrules = 0;
+    for (const char *p = rules; *p && nrules < CT_MAX_RULES;) {
+        size_t n = strcspn(p, ",");
+        while (n && (*p == ' ' || *p == '\t'))
+            p++, n--;
+        size_t len = n;
+        while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+            len--;
+        if (len)
+            rule_tab[nrules++] = (struct ct_rule_count) { p, len, 0 };
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+}
+
+/* The index in rule_tab of the rule the checks now serve: the test's only
+ * rule, or the one CT_RULE named; -1 if a test of several rules has not said. */
+static int rule_index(void)
+{
+    if (nrules == 1)
+        return 0;
+    for (int i = 0; current_rule && i < nrules; i++)
+        if (strlen(current_rule) == rule_tab[i].len &&
+            strncmp(current_rule, rule_tab[i].id, rule_tab[i].len) == 0)
+            return i;
+    return -1;
+}
+
+CT_NORETURN static void finish(int code, const char *file, int line, const char *msg);
+
 void ct_check_passed(const char *file, int line)
 {
+    int r = rule_index();
+    if (r < 0 && current)
+        finish(CT_CODE_UNRESOLVED, file, line,
+               "test bug: a check in a test of several rules names none of them"
+               " (put CT_RULE(id) before it)");
+    if (r >= 0)
+        rule_tab[r].passed++;
     if (progress)
         snprintf(progress + CT_NOTE, CT_NOTE, "check %s:%d %lu", file_base(file), line,
                  ct_checks);
@@ -204,6 +254,43 @@ static void rules_of_failure(char *buf, size_t size)
         snprintf(buf, size, "no test");
 }
 
+/* A rule of the test none of whose checks ran, or NULL. */
+static const struct ct_rule_count *unchecked_rule(void)
+{
+    for (int i = 0; i < nrules && ct_checks; i++)
+        if (!rule_tab[i].passed)
+            return &rule_tab[i];
+    return NULL;
+}
+
+/* The test's result for each of its rules (RULE-RESULT lines): a FAIL
+ * blames the rule of the failing check only; a rule with checks passed
+ * before it is not concluded (its later checks did not run); a PASS passes
+ * each rule that had checks.  Other results hold for every rule alike. */
+static void rule_results(int code, const char *out)
+{
+    if (nrules < 2 || (code != CT_CODE_FAIL && !body_returned))
+        return;
+    int failed = code == CT_CODE_FAIL ? rule_index() : -1;
+    if (code == CT_CODE_FAIL && failed < 0)
+        return;                              /* no rule named: the FAIL is every rule's */
+    for (int i = 0; i < nrules; i++) {
+        printf("RULE-RESULT %.*s ", (int)rule_tab[i].len, rule_tab[i].id);
+        if (i == failed)
+            printf("FAIL %s\n", out);
+        else if (failed >= 0)
+            printf("UNRESOLVED not concluded: the test stopped at a failure of %.*s"
+                   " after %lu check%s of this rule passed\n",
+                   (int)rule_tab[failed].len, rule_tab[failed].id, rule_tab[i].passed,
+                   rule_tab[i].passed == 1 ? "" : "s");
+        else if (rule_tab[i].passed)
+            printf("PASS %lu check%s of this rule passed\n", rule_tab[i].passed,
+                   rule_tab[i].passed == 1 ? "" : "s");
+        else
+            printf("UNRESOLVED the test made no check of this rule\n");
+    }
+}
+
 CT_NORETURN static void finish(int code, const char *file, int line, const char *msg)
 {
     char where[512], out[2048];
@@ -220,6 +307,8 @@ CT_NORETURN static void finish(int code, const char *file, int line, const char 
     one_line(out);
     finished = 1;
     fflush(stderr);
+    if (current)
+        rule_results(code, out);
     printf("RESULT %s %s\n", code_names[code], out);
     fflush(stdout);
     exit(code);
@@ -572,15 +661,23 @@ CT_NORETURN static void run_test(const struct ct_test *t)
     printf("test %s (%s:%d)\nrules: %s\n", id, t->file, t->line, t->rules);
     fflush(stdout);
     current = t;
+    split_rules(t->rules);
     test_pid = getpid();
     progress_open();
     atexit(exit_guard);
     t->body();
+    body_returned = 1;
     /* A body that returns without having checked anything has shown
      * nothing: not a PASS (a check compiled out, a loop that never ran). */
     if (ct_checks == 0)
         finish(CT_CODE_UNRESOLVED, t->file, t->line, "the test made no check");
-    char msg[128];
+    char msg[400];
+    const struct ct_rule_count *none = unchecked_rule();
+    if (none) {
+        snprintf(msg, sizeof msg, "the test made no check of rule %.*s", (int)none->len,
+                 none->id);
+        finish(CT_CODE_UNRESOLVED, t->file, t->line, msg);
+    }
     snprintf(msg, sizeof msg, "%lu check%s passed", ct_checks, ct_checks == 1 ? "" : "s");
     finish(CT_CODE_PASS, NULL, 0, msg);
 }

@@ -652,6 +652,7 @@ CT_TEST(fork_inherited, "fork.inherited,xbd419.pid", "TRC,TRI",
 {
 #if CT_HAVE_TRI
     need_tri();
+    CT_RULE("fork.inherited");      /* the checks of reading the stream serve it too */
     struct ids ids;
     struct evs *e = evs_new();
     int rc;
@@ -944,6 +945,7 @@ CT_TEST(fork_two_policies, "fork.close-for-child,fork.inherited", "TRC,TRI",
     need_tri();
     /* The policy is the stream's: one process traced into two streams, one of
      * each policy; its child goes into the INHERITED one only. */
+    CT_RULE("fork.close-for-child");  /* and the checks of reading its stream */
     struct ids ids;
     struct evs *e = evs_new();
     int rc;

@@ -42,7 +42,7 @@ def test_list(selfcheck):
                        check=True)
     lines = p.stdout.splitlines()
     ids = [line.split("\t")[0] for line in lines]
-    assert ids == sorted(ids) and len(ids) == 16
+    assert ids == sorted(ids) and len(ids) == 20
     assert "ct_selfcheck.check_fails\tself.a,self.b\tTRC\tposix_trace_create" in lines
     assert "ct_selfcheck.passes\tself.a\tTRC" in lines         # no functions: 3 fields
 
@@ -68,11 +68,37 @@ def test_list(selfcheck):
     ("unsupported", 3, "UNSUPPORTED", r"^no TEF "),
     ("multiline_message", 1, "FAIL", r"^line one line two tabbed "),
     ("no_check", 2, "UNRESOLVED", r"^the test made no check \(ct_selfcheck\.c:\d+\)$"),
+    ("rules_second_fails", 1, "FAIL", r"^the second rule breaks .*\(breaks self\.b; "),
+    ("rules_both_pass", 0, "PASS", r"^3 checks passed$"),
+    ("rules_unnamed_check", 2, "UNRESOLVED", r"^test bug: a check in a test of several rules"
+     r" names none of them"),
+    ("rules_one_unchecked", 2, "UNRESOLVED", r"^the test made no check of rule self\.b "),
 ])
 def test_results_and_messages(selfcheck, test, code, name, pattern):
     rc, got, msg, out = run(selfcheck, test)
     assert (rc, got) == (code, name), out
     assert re.search(pattern, msg), msg
+
+
+def rule_lines(out):
+    return [line.split(" ", 3)[1:3] for line in out.splitlines()
+            if line.startswith("RULE-RESULT ")]
+
+
+@pytest.mark.parametrize("test,expected", [
+    # The failing check's rule alone FAILs; the other one had passed checks
+    # but its later ones did not run.
+    ("rules_second_fails", [["self.a", "UNRESOLVED"], ["self.b", "FAIL"]]),
+    ("rules_both_pass", [["self.a", "PASS"], ["self.b", "PASS"]]),
+    ("rules_one_unchecked", [["self.a", "PASS"], ["self.b", "UNRESOLVED"]]),
+    # A failure with no rule named is every rule's: no per-rule lines.
+    ("check_fails", []),
+    # One rule: its RESULT says it all.
+    ("err_fails", []),
+])
+def test_rule_results(selfcheck, test, expected):
+    _, _, _, out = run(selfcheck, test)
+    assert rule_lines(out) == expected, out
 
 
 def test_failed_check_prints_details(selfcheck):
@@ -100,7 +126,7 @@ def test_run_all(selfcheck):
     assert p.returncode == 1
     assert re.search(r"^PASS\s+ct_selfcheck\.passes$", p.stdout, re.M)
     assert re.search(r"^FAIL\s+ct_selfcheck\.check_fails$", p.stdout, re.M)
-    assert "3 PASS, 7 FAIL, 3 UNRESOLVED, 2 UNSUPPORTED, 1 UNTESTED" in p.stdout
+    assert "4 PASS, 8 FAIL, 5 UNRESOLVED, 2 UNSUPPORTED, 1 UNTESTED" in p.stdout
 
 
 def test_portable_tests_include_only_standard_headers():
