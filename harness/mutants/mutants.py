@@ -682,7 +682,7 @@ HANG_IN_START = [
 
 
 # Collateral observed with the portable tests as they were when the mutants were
-# last calibrated (harness/mutants/calibrate.py), beyond the patterns above; each
+# last calibrated (harness/mutants/proof.py --verbose), beyond the patterns above; each
 # entry was reviewed: a test of that rule uses the broken behaviour in its setup
 # or to observe its own rule, or the broken code is shared (create_withlog
 # shares create's checks; the log's flusher takes events out of a stream with

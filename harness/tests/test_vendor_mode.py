@@ -4,17 +4,15 @@
     renumbered, other event ids, other integer types), through ./configure
     --with-trace-cflags/--with-trace-libs and 'make conformance' in a copy of
     the tree: every rule keeps the result it has against the reference.
-(b) Mutants of the reference (harness/mutants/mutants.py), each breaking one
-    rule: that rule FAILs, its failure message names it, and every other rule
-    keeps its baseline result except the mutant's declared collateral rules.
-    A mutant whose rule has no portable test yet is skipped, saying so.
+(b) Mutants of the reference (harness/mutants/mutants.py): their edits still
+    apply, and the verdict of the mutant proof (harness/mutants/proof.py,
+    'make check-mutants', which runs them all) on one mutant.
 (c) An implementation that crashes (SIGSEGV) in one function and hangs in
     another: FAIL naming the signal, UNRESOLVED after the time limit, and a
     complete report for everything else.
 
 Everything is built in temporary folders from copies; reference/ is never
 modified.  Run: /usr/bin/python3 -m pytest harness/tests/test_vendor_mode.py
-(POSIXTRACE_SKIP_MUTANTS=1 skips the mutant runs, the slow part.)
 """
 
 import fnmatch
@@ -31,6 +29,7 @@ from conftest import HARNESS, PYTHON, REPO
 
 sys.path.insert(0, os.path.join(HARNESS, "mutants"))
 import build as mb          # noqa: E402
+import proof as mp          # noqa: E402
 import mutants as mm        # noqa: E402
 
 
@@ -179,47 +178,30 @@ def test_mutant_applies(mutant, tmp_path):
     impl.edit(mutant["edits"], mutant["name"])
 
 
-@pytest.mark.parametrize("mutant", mm.MUTANTS, ids=[m["name"] for m in mm.MUTANTS])
-def test_mutant_is_caught(mutant, baseline, tmp_path):
-    if os.environ.get("POSIXTRACE_SKIP_MUTANTS"):
-        pytest.skip("POSIXTRACE_SKIP_MUTANTS is set")
-    target = mutant["rule"]
-    base = by_id(baseline["doc"]["rules"])
-    if target not in base:
-        pytest.fail("mutant %s: rule %s is not in the catalogue" % (mutant["name"], target))
-    if not base[target]["tests"]:
-        pytest.skip("no portable test names rule %s yet" % target)
-    if base[target]["result"] != "PASS":
-        pytest.skip("the reference itself does not pass rule %s (%s: %s)" % (
-            target, base[target]["result"], base[target]["reason"]))
+def _rules(**results):
+    return {"rules": [{"id": k.replace("_", "."), "result": v[0], "tests": ["t"],
+                       "failures": [{"result": v[0], "message": v[1]}] if len(v) > 1 else []}
+                      for k, v in results.items()]}
 
-    impl = mb.Implementation(REPO, str(tmp_path / "impl"), base=baseline["impl"])
-    impl.edit(mutant["edits"], mutant["name"])
-    lib = impl.build()
-    build_dir = str(tmp_path / "build")
-    baseline["progs"].link(lib, build_dir)
-    doc, _ = mb.run_harness(REPO, build_dir, str(tmp_path / "reports"),
-                            "--name", "mutant " + mutant["name"],
-                            env=dict(os.environ),
-                            programs=baseline["progs"].programs(build_dir))
-    rules = by_id(doc["rules"])
-    got = rules[target]
-    accepted = mutant.get("results", ["FAIL"])
-    assert got["result"] in accepted, (
-        "mutant %s (%s) was not caught: rule %s is %s (%s), expected %s"
-        % (mutant["name"], mutant["what"], target, got["result"], got["reason"],
-           " or ".join(accepted)))
-    if got["result"] == "FAIL":
-        named = [f for f in got.get("failures", []) if f["result"] == "FAIL"
-                 and target in f["message"]]
-        assert named, "no FAIL message of rule %s names it:\n%s" % (
-            target, failure_lines(doc, {target}))
-    changes = rule_changes(doc, baseline["doc"], mutant["collateral"], target)
-    assert not changes, (
-        "mutant %s changed rules beyond %s and its declared collateral %s:\n%s\n%s"
-        % (mutant["name"], target, mutant["collateral"],
-           "\n".join("  %s: %s -> %s" % c for c in changes),
-           failure_lines(doc, {c[0] for c in changes})))
+
+def test_proof_judges_kill_and_blame():
+    """proof.py's verdict on one mutant: killed when a passing rule no longer
+    passes, blamed when its own rule FAILs with a message naming it."""
+    m = {"name": "m", "rule": "a.x", "what": "w", "collateral": ["c.*"]}
+    base = {r["id"]: r for r in _rules(a_x=["PASS"], b_y=["PASS"], c_z=["PASS"])["rules"]}
+    v = mp.judge(m, _rules(a_x=["FAIL", "got 1 (breaks a.x; t.c:3)"], b_y=["PASS"],
+                           c_z=["FAIL", "x"]), base)
+    assert v["killed"] and v["blamed"] and v["other"] == [] and v["changed"] == ["a.x", "c.z"]
+    # Caught, but another rule is blamed: killed, not blamed, and shown.
+    v = mp.judge(m, _rules(a_x=["PASS"], b_y=["FAIL", "breaks b.y"], c_z=["PASS"]), base)
+    assert v["killed"] and not v["blamed"] and v["other"] == ["b.y"]
+    # Its rule FAILs but no message names it.
+    v = mp.judge(m, _rules(a_x=["FAIL", "breaks b.y"], b_y=["PASS"], c_z=["PASS"]), base)
+    assert v["killed"] and not v["blamed"]
+    # Nothing changed: alive.
+    v = mp.judge(m, _rules(a_x=["PASS"], b_y=["PASS"], c_z=["PASS"]), base)
+    assert not v["killed"] and not v["blamed"]
+    assert mp.measurable(dict(m, rule="q.q"), base) == "rule q.q is not in the catalogue"
 
 
 # ---- (c) crashes and hangs -------------------------------------------------------------

@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+"""proof.py -- the mutant proof: does the suite catch each mutant of the
+reference (harness/mutants/mutants.py), and does it blame the rule the
+mutant breaks?
+
+    /usr/bin/python3 harness/mutants/proof.py [--reports DIR] [--verbose] [NAME...]
+
+Builds the unmodified reference and each mutant as a vendor's implementation
+in a temporary folder (reference/ is not touched), runs the portable tests
+against each, and reports per mutant:
+
+  killed   the run against the mutant differs from the run against the
+           reference: some rule that PASSed there FAILs or is UNRESOLVED;
+  blamed   the rule the mutant breaks is among the rules that FAIL (or has
+           a result the mutant accepts, its "results"), and a failure
+           message of that rule names it: the report points at the bug;
+  other    rules beyond the mutant's own whose result changed and that its
+           declared collateral does not cover (shown, not counted: a test of
+           another rule that needs the broken behaviour for its own setup).
+
+It prints a line per mutant and the two figures, writes DIR/mutants.json
+(default reports/), and exits 1 if fewer than 100% are killed or fewer than
+95% blamed, 2 if something could not be built or run.  A mutant whose rule
+no portable test names, or that the reference itself does not pass, cannot
+be measured: it is listed and left out of both figures.  --verbose also lists
+each mutant's changed rules (what to review before declaring collateral).
+"""
+
+import argparse
+import fnmatch
+import json
+import os
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+
+import build as mb      # noqa: E402
+import mutants as mm    # noqa: E402
+
+KILL_MIN = 1.0          # every measurable mutant must be caught
+BLAME_MIN = 0.95        # and at least 95% of them blamed on their own rule
+
+BAD = ("FAIL", "UNRESOLVED")
+
+
+def judge(mutant, doc, base):
+    """The verdict on one mutant from its report doc and the baseline's rules
+    (by id): a dict for mutants.json."""
+    rules = {r["id"]: r for r in doc["rules"]}
+    target = mutant["rule"]
+    got = rules.get(target, {})
+    changed = sorted(rid for rid, r in rules.items()
+                     if rid in base and base[rid]["tests"] == r["tests"]
+                     and base[rid]["result"] != r["result"])
+    killed = any(rules[rid]["result"] in BAD and base[rid]["result"] not in BAD
+                 for rid in changed)
+    accepted = mutant.get("results", ["FAIL"])
+    named = [f for f in got.get("failures", []) if f["result"] == "FAIL"
+             and target in f["message"]]
+    blamed = got.get("result") in accepted and (got.get("result") != "FAIL" or bool(named))
+    other = [rid for rid in changed if rid != target
+             and not any(fnmatch.fnmatchcase(rid, p) for p in mutant["collateral"])]
+    return {"name": mutant["name"], "rule": target, "what": mutant["what"],
+            "killed": killed, "blamed": blamed, "rule_result": got.get("result", "absent"),
+            "rule_reason": got.get("reason", ""), "changed": changed, "other": other,
+            "failures": [f["message"] for f in got.get("failures", [])][:3]}
+
+
+def measurable(mutant, base):
+    """None, or why the mutant cannot be measured against the baseline."""
+    b = base.get(mutant["rule"])
+    if b is None:
+        return "rule %s is not in the catalogue" % mutant["rule"]
+    if not b["tests"]:
+        return "no portable test names rule %s yet" % mutant["rule"]
+    if b["result"] != "PASS":
+        return "the reference itself does not pass %s (%s)" % (mutant["rule"], b["result"])
+    return None
+
+
+def line(v):
+    flags = "%-6s %-6s" % ("killed" if v["killed"] else "ALIVE",
+                           "blamed" if v["blamed"] else "MISSED")
+    extra = "  (+%d other rule%s)" % (len(v["other"]), "" if len(v["other"]) == 1 else "s") \
+        if v["other"] else ""
+    return "  %s  %-34s %s: %s%s" % (flags, v["name"], v["rule"], v["rule_result"], extra)
+
+
+def percent(n, d):
+    return 100.0 * n / d if d else 100.0
+
+
+def run(names, reports, verbose, out=sys.stdout):
+    chosen = [m for m in mm.MUTANTS if not names or m["name"] in names]
+    unknown = sorted(set(names) - {m["name"] for m in mm.MUTANTS})
+    if unknown:
+        out.write("proof.py: no mutant named %s\n" % ", ".join(unknown))
+        return 2
+    started = time.monotonic()
+    verdicts, skipped = [], []
+    with tempfile.TemporaryDirectory(prefix="posixtrace-mutants.") as wd:
+        base_impl = mb.Implementation(REPO, os.path.join(wd, "base"))
+        progs = mb.TestPrograms(REPO, base_impl.include, os.path.join(wd, "obj"))
+        bdir = os.path.join(wd, "base-build")
+        progs.link(base_impl.build(), bdir)
+        bdoc, _ = mb.run_harness(REPO, bdir, os.path.join(wd, "base-rep"),
+                                 programs=progs.programs(bdir))
+        base = {r["id"]: r for r in bdoc["rules"]}
+        out.write("mutant proof: %d mutants of the reference, %s rules PASS unmodified\n"
+                  % (len(chosen), sum(r["result"] == "PASS" for r in bdoc["rules"])))
+        for i, m in enumerate(chosen, 1):
+            why = measurable(m, base)
+            if why:
+                skipped.append({"name": m["name"], "rule": m["rule"], "why": why})
+                out.write("  [%d/%d] %-34s not measurable: %s\n" % (i, len(chosen), m["name"], why))
+                continue
+            d = os.path.join(wd, m["name"])
+            impl = mb.Implementation(REPO, os.path.join(d, "impl"), base=base_impl)
+            impl.edit(m["edits"], m["name"])
+            progs.link(impl.build(), os.path.join(d, "build"))
+            doc, _ = mb.run_harness(REPO, os.path.join(d, "build"), os.path.join(d, "rep"),
+                                    "--name", "mutant " + m["name"],
+                                    programs=progs.programs(os.path.join(d, "build")))
+            v = judge(m, doc, base)
+            verdicts.append(v)
+            out.write("  [%d/%d]%s\n" % (i, len(chosen), line(v)[1:]))
+            if verbose or not v["blamed"]:
+                for rid in v["changed"]:
+                    mark = "!!" if rid in v["other"] else "  "
+                    out.write("           %s %s: %s -> %s\n" % (
+                        mark, rid, base[rid]["result"],
+                        next(r["result"] for r in doc["rules"] if r["id"] == rid)))
+            out.flush()
+    n = len(verdicts)
+    killed = sum(v["killed"] for v in verdicts)
+    blamed = sum(v["blamed"] for v in verdicts)
+    precise = sum(v["blamed"] and not v["other"] for v in verdicts)
+    summary = {"mutants": n, "not_measurable": len(skipped), "killed": killed,
+               "blamed": blamed, "blamed_only_declared": precise,
+               "killed_percent": round(percent(killed, n), 1),
+               "blamed_percent": round(percent(blamed, n), 1),
+               "required": {"killed_percent": KILL_MIN * 100, "blamed_percent": BLAME_MIN * 100},
+               "duration_s": round(time.monotonic() - started, 1)}
+    os.makedirs(reports, exist_ok=True)
+    with open(os.path.join(reports, "mutants.json"), "w") as f:
+        json.dump({"summary": summary, "mutants": verdicts, "not_measurable": skipped}, f,
+                  indent=1)
+    ok = n == 0 or (killed >= KILL_MIN * n and blamed >= BLAME_MIN * n)
+    out.write("\nkilled: %d of %d mutants (%.1f%%, required 100%%)\n"
+              "blamed on the rule they break: %d of %d (%.1f%%, required 95%%); "
+              "%d of them with no other rule changed beyond their declared collateral\n"
+              "not measurable: %d; %.0f s; %s\n%s\n"
+              % (killed, n, percent(killed, n), blamed, n, percent(blamed, n), precise,
+                 len(skipped), summary["duration_s"], os.path.join(reports, "mutants.json"),
+                 "MUTANT PROOF PASSED" if ok else "MUTANT PROOF FAILED"))
+    return 0 if ok else 1
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("names", nargs="*", metavar="NAME", help="only these mutants")
+    ap.add_argument("--reports", default=os.path.join(REPO, "reports"),
+                    help="where mutants.json goes (default: reports/)")
+    ap.add_argument("--verbose", action="store_true",
+                    help="list every rule each mutant changed")
+    args = ap.parse_args(argv)
+    try:
+        return run(args.names, args.reports, args.verbose)
+    except (mb.BuildError, mm.MutantError) as e:
+        sys.stdout.write("proof.py: %s\n" % e)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
