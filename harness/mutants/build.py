@@ -6,6 +6,7 @@ conformance tests against them, for the vendor-mode tests
     impl.edit(edits)                                  # mutants.apply_edits
     impl.write_header(text)                           # a variant <trace.h>
     lib = impl.build()                                # workdir/lib/libposixtrace.a
+    so = impl.build_shared()                          # workdir/lib/libposixtrace-vendor.so
 
     progs = TestPrograms(repo, include_dir, objdir)   # tests compiled once per header
     progs.link(lib, build_dir)                        # build_dir/conformance/<name>, profile
@@ -74,26 +75,47 @@ class Implementation:
     def sources(self):
         return sorted(glob.glob(os.path.join(self.src, "*.c")))
 
-    def build(self):
-        """Compiles the library (reusing the base's objects of unchanged files)."""
+    def _compile(self, objdir, base_objdir, flags=()):
+        """Compiles the sources into objdir, copying the base's objects (from
+        base_objdir) of the files this copy did not change."""
+        os.makedirs(objdir, exist_ok=True)
         jobs = []
         for src in self.sources():
             name = os.path.basename(src)
-            obj = os.path.join(self.obj, name[:-2] + ".o")
-            base_obj = self.base and os.path.join(self.base.obj, name[:-2] + ".o")
-            if self.base and "*" not in self.changed and name not in self.changed \
+            obj = os.path.join(objdir, name[:-2] + ".o")
+            base_obj = base_objdir and os.path.join(base_objdir, name[:-2] + ".o")
+            if base_obj and "*" not in self.changed and name not in self.changed \
                     and os.path.exists(base_obj):
                 shutil.copy(base_obj, obj)
                 continue
-            jobs.append((_cc, BASE_CFLAGS + ["-I" + self.include, "-I" + self.src, "-c", "-o",
-                                             obj, src], "compiling %s" % name))
+            jobs.append((_cc, BASE_CFLAGS + list(flags) + ["-I" + self.include, "-I" + self.src,
+                                                           "-c", "-o", obj, src],
+                         "compiling %s" % name))
         _parallel(jobs)
+        return sorted(glob.glob(os.path.join(objdir, "*.o")))
+
+    def build(self):
+        """Compiles the library (reusing the base's objects of unchanged files)."""
+        objs = self._compile(self.obj, self.base and self.base.obj)
         if os.path.exists(self.lib):
             os.remove(self.lib)
-        subprocess.run(["ar", "rcs", self.lib] + sorted(glob.glob(os.path.join(self.obj,
-                                                                              "*.o"))),
-                       check=True)
+        subprocess.run(["ar", "rcs", self.lib] + objs, check=True)
         return self.lib
+
+    # The shared library's name is the same for every implementation: programs
+    # linked once against one of them run against another through
+    # LD_LIBRARY_PATH (the mutant proof links the tests once, not per mutant).
+    SONAME = "libposixtrace-vendor.so"
+
+    def build_shared(self):
+        """The library as a shared object (position-independent objects in
+        obj-pic/, the base's reused for unchanged files): workdir/lib/SONAME."""
+        objs = self._compile(os.path.join(self.dir, "obj-pic"),
+                             self.base and os.path.join(self.base.dir, "obj-pic"), ["-fPIC"])
+        so = os.path.join(os.path.dirname(self.lib), self.SONAME)
+        _cc(["-shared", "-Wl,-soname," + self.SONAME, "-o", so] + objs + ["-pthread"],
+            "linking %s" % self.SONAME)
+        return so
 
 
 def _build_test(repo, step, name, *args):

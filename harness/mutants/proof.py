@@ -27,6 +27,7 @@ each mutant's changed rules (what to review before declaring collateral).
 """
 
 import argparse
+import concurrent.futures
 import fnmatch
 import json
 import os
@@ -104,38 +105,60 @@ def run(names, reports, verbose, out=sys.stdout):
     started = time.monotonic()
     verdicts, skipped = [], []
     with tempfile.TemporaryDirectory(prefix="posixtrace-mutants.") as wd:
+        # The tests are linked once, against the reference as a shared library
+        # of a fixed soname; each mutant is that library rebuilt, found through
+        # LD_LIBRARY_PATH.
         base_impl = mb.Implementation(REPO, os.path.join(wd, "base"))
         progs = mb.TestPrograms(REPO, base_impl.include, os.path.join(wd, "obj"))
-        bdir = os.path.join(wd, "base-build")
-        progs.link(base_impl.build(), bdir)
-        bdoc, _ = mb.run_harness(REPO, bdir, os.path.join(wd, "base-rep"),
-                                 programs=progs.programs(bdir))
+        bdir = os.path.join(wd, "build")
+        progs.link(base_impl.build_shared(), bdir)
+        programs = progs.programs(bdir)
+
+        def harness(so, name, reports_dir):
+            env = dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(so))
+            doc, _ = mb.run_harness(REPO, bdir, reports_dir, "--name", name, env=env,
+                                    programs=programs)
+            return doc
+
+        bdoc = harness(base_impl.build_shared(), "reference as a vendor's",
+                       os.path.join(wd, "base-rep"))
         base = {r["id"]: r for r in bdoc["rules"]}
         out.write("mutant proof: %d mutants of the reference, %s rules PASS unmodified\n"
                   % (len(chosen), sum(r["result"] == "PASS" for r in bdoc["rules"])))
-        for i, m in enumerate(chosen, 1):
-            why = measurable(m, base)
-            if why:
-                skipped.append({"name": m["name"], "rule": m["rule"], "why": why})
-                out.write("  [%d/%d] %-34s not measurable: %s\n" % (i, len(chosen), m["name"], why))
-                continue
+
+        def one(m):
+            t0 = time.monotonic()
             d = os.path.join(wd, m["name"])
             impl = mb.Implementation(REPO, os.path.join(d, "impl"), base=base_impl)
             impl.edit(m["edits"], m["name"])
-            progs.link(impl.build(), os.path.join(d, "build"))
-            doc, _ = mb.run_harness(REPO, os.path.join(d, "build"), os.path.join(d, "rep"),
-                                    "--name", "mutant " + m["name"],
-                                    programs=progs.programs(os.path.join(d, "build")))
+            doc = harness(impl.build_shared(), "mutant " + m["name"], os.path.join(d, "rep"))
             v = judge(m, doc, base)
-            verdicts.append(v)
-            out.write("  [%d/%d]%s\n" % (i, len(chosen), line(v)[1:]))
-            if verbose or not v["blamed"]:
-                for rid in v["changed"]:
-                    mark = "!!" if rid in v["other"] else "  "
-                    out.write("           %s %s: %s -> %s\n" % (
-                        mark, rid, base[rid]["result"],
-                        next(r["result"] for r in doc["rules"] if r["id"] == rid)))
-            out.flush()
+            v["duration_s"] = round(time.monotonic() - t0, 1)
+            return v, doc
+
+        todo = []
+        for m in chosen:
+            why = measurable(m, base)
+            if why:
+                skipped.append({"name": m["name"], "rule": m["rule"], "why": why})
+                out.write("  %-48s not measurable: %s\n" % (m["name"], why))
+            else:
+                todo.append(m)
+        # Two mutants at a time: a mutant that makes tests hang leaves the
+        # processors idle until their time limits.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            futures = [pool.submit(one, m) for m in todo]
+            for i, f in enumerate(futures, 1):
+                v, doc = f.result()
+                verdicts.append(v)
+                out.write("  [%d/%d]%s  %.0f s\n" % (i, len(todo), line(v)[1:], v["duration_s"]))
+                if verbose or not v["blamed"]:
+                    now = {r["id"]: r["result"] for r in doc["rules"]}
+                    for rid in v["changed"]:
+                        out.write("           %s %s: %s -> %s\n" % (
+                            "!!" if rid in v["other"] else "  ", rid, base[rid]["result"],
+                            now[rid]))
+                out.flush()
     n = len(verdicts)
     killed = sum(v["killed"] for v in verdicts)
     blamed = sum(v["blamed"] for v in verdicts)
