@@ -193,13 +193,20 @@ static int attr_get(struct vm *vm, struct cur *c, const trace_attr_t *a, const s
         return -1;
     int rc = 0, done;
     if (f->type == F_STR) {
-        size_t n = vm_name_buffer_size("TRACE_NAME_MAX");
+        /* The {TRACE_NAME_MAX} bytes a caller may pass (S0012, S0014: "a character
+         * array which can store at least {TRACE_NAME_MAX} characters"; ruling 10). */
+        int is_name = strcmp(f->name, "name") == 0;
+        const char *rule = is_name ? "attr_getname.fits-name-max"
+                                   : "attr_getgenversion.fits-name-max";
+        size_t n = vm_name_buffer_size(vm, "TRACE_NAME_MAX", 0, rule);
         char *buf = (char *)vm_guarded(n);
         if (!vm->dry)
-            rc = strcmp(f->name, "name") == 0 ? posix_trace_attr_getname(a, buf)
-                                               : posix_trace_attr_getgenversion(a, buf);
+            rc = is_name ? posix_trace_attr_getname(a, buf)
+                         : posix_trace_attr_getgenversion(a, buf);
         if (vm_expect_rc_first(vm, f->getter, rc, &done) == 0 && !done)
-            vm_name_result(vm, f->getter, f->name, buf, n, "TRACE_NAME_MAX");
+            vm_name_result(vm, f->getter, f->name, buf, n,
+                           is_name ? "{TRACE_NAME_MAX} (S0014)" : "{TRACE_NAME_MAX} (S0012)",
+                           rule);
         free(buf);
         return vm->result == VEC_PASS ? 0 : -1;
     }

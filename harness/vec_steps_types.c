@@ -26,13 +26,15 @@ int verb_name(struct vm *vm, struct cur *c)
     memset(&id, 0, sizeof id);
     if (k == NULL || vm_event_id(vm, k, &id, NULL) || vm_no_more(vm, c))
         return -1;
-    size_t n = vm_name_buffer_size("TRACE_EVENT_NAME_MAX");
+    /* {TRACE_EVENT_NAME_MAX}+1 bytes: the name has at most {TRACE_EVENT_NAME_MAX}
+     * characters (S0138), a limit without the NUL (ruling 24). */
+    size_t n = vm_name_buffer_size(vm, "TRACE_EVENT_NAME_MAX", 1, "eventid_get_name.name-max");
     char *buf = (char *)vm_guarded(n);
     int rc = vm->dry ? 0 : posix_trace_eventid_get_name(t->id, id, buf);
     int done;
     if (vm_expect_rc_first(vm, "posix_trace_eventid_get_name", rc, &done) == 0 && !done)
         vm_name_result(vm, "posix_trace_eventid_get_name", "the event name", buf, n,
-                    "TRACE_EVENT_NAME_MAX");
+                       "{TRACE_EVENT_NAME_MAX}+1 (S0138)", "eventid_get_name.name-max");
     free(buf);
     return vm->result == VEC_PASS ? 0 : -1;
 }

@@ -180,9 +180,9 @@ const char *vm_id_text(struct vm *vm, trace_event_id_t id, char *buf, size_t siz
 int vm_in_set(int rc, const int *codes, size_t n);
 int vm_is_op(const char *s);
 int vm_is_w(const struct tok *k, const char *w);
-size_t vm_name_buffer_size(const char *limit);
+size_t vm_name_buffer_size(struct vm *vm, const char *limit, int nul_extra, const char *rule);
 int vm_name_result(struct vm *vm, const char *fn, const char *what, char *buf, size_t n,
-                   const char *limit);
+                   const char *bound, const char *rule);
 struct tok *vm_need(struct vm *vm, struct cur *c, const char *what);
 int vm_need_expr(struct vm *vm, struct cur *c, const char *what, long long *v);
 struct tok *vm_need_word(struct vm *vm, struct cur *c, const char *what);

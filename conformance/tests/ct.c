@@ -547,6 +547,46 @@ LIMIT(ct_limit_trace_name_max, M_NAME, SC_NAME)
 LIMIT(ct_limit_trace_sys_max, M_SYS, SC_SYS)
 LIMIT(ct_limit_trace_user_event_max, M_USER, SC_USER)
 
+/* ---- Output buffers with guard bytes ------------------------------------------------ */
+
+struct ct_guarded ct_guarded_new(size_t size, const char *bound)
+{
+    struct ct_guarded g = { malloc(size + CT_GUARD), size, bound };
+    if (g.p == NULL)
+        CT_UNRESOLVED("out of memory for a buffer of %zu bytes", size + CT_GUARD);
+    ct_guarded_reset(&g);
+    return g;
+}
+
+void ct_guarded_reset(struct ct_guarded *g)
+{
+    memset(g->p, CT_GUARD_BYTE, g->size + CT_GUARD);
+}
+
+int ct_guarded_has_nul(const struct ct_guarded *g)
+{
+    return memchr(g->p, '\0', g->size) != NULL;
+}
+
+void ct_guarded_free(struct ct_guarded *g)
+{
+    free(g->p);
+    g->p = NULL;
+}
+
+void ct_guard_check_at(const char *file, int line, const struct ct_guarded *g,
+                       const char *what)
+{
+    ct_checks++;
+    for (size_t i = 0; i < CT_GUARD; i++)
+        if (g->p[g->size + i] != CT_GUARD_BYTE)
+            ct_fail_check(file, line, "guard bytes after the buffer intact",
+                          "%s wrote past a buffer of %zu bytes, the size %s lets a caller"
+                          " pass: guard byte %zu after it is 0x%02x, was 0x%02x", what,
+                          g->size, g->bound, i, g->p[g->size + i], CT_GUARD_BYTE);
+    ct_check_passed(file, line);
+}
+
 /* ---- Time ------------------------------------------------------------------------ */
 
 struct timespec ct_abstime_in_ms(long ms)

@@ -212,9 +212,11 @@ long ct_limit_trace_name_max(void);
 long ct_limit_trace_sys_max(void);
 long ct_limit_trace_user_event_max(void);
 
-/* A buffer size that holds any trace name or generation version with its NUL,
- * whichever way an implementation reads {TRACE_NAME_MAX} (CATALOGUE.md
- * section 7, defect 10). */
+/* Buffers with room to spare, for tests that read a name or a version for its
+ * contents: one byte more than the standard lets a caller pass (ruling 10;
+ * ruling 24 for event names), so that an implementation writing one byte too
+ * many FAILs only the rule of the bound (attr_getname.fits-name-max and the
+ * like, which pass exactly-sized buffers with guard bytes: ct_guarded). */
 #if defined(TRACE_NAME_MAX) && TRACE_NAME_MAX > 0 && TRACE_NAME_MAX < 4096
 #define CT_NAME_BUF (TRACE_NAME_MAX + 1)
 #else
@@ -226,6 +228,36 @@ long ct_limit_trace_user_event_max(void);
 #else
 #define CT_EVENT_NAME_BUF 4096
 #endif
+
+/* ---- Output buffers with guard bytes ----------------------------------------------
+ *
+ * A buffer the implementation writes into, exactly as large as the standard
+ * lets a caller make it, followed by CT_GUARD bytes of CT_GUARD_BYTE.  The
+ * buffer itself is filled with the same pattern, so that a string left without
+ * its NUL is seen (ct_guarded_has_nul).  ct_guard_check FAILs the test if a
+ * guard byte changed; the message names what wrote (what) and the bound
+ * (bound, e.g. "{TRACE_NAME_MAX} (S0014)"), so it points at the rule of the
+ * function's output. */
+#define CT_GUARD      16
+#define CT_GUARD_BYTE 0xA5
+
+struct ct_guarded {
+    unsigned char *p;       /* size bytes for the callee, then CT_GUARD guard bytes */
+    size_t size;
+    const char *bound;      /* where size comes from, for messages */
+};
+
+/* A guarded buffer of size bytes (UNRESOLVED if there is no memory). */
+struct ct_guarded ct_guarded_new(size_t size, const char *bound);
+/* Fills the buffer and its guard with the pattern again, before a call. */
+void ct_guarded_reset(struct ct_guarded *g);
+/* A NUL among the size bytes the callee may use. */
+int ct_guarded_has_nul(const struct ct_guarded *g);
+void ct_guarded_free(struct ct_guarded *g);
+/* A check: every guard byte is intact after what wrote into g. */
+#define ct_guard_check(g, what) ct_guard_check_at(__FILE__, __LINE__, (g), (what))
+void ct_guard_check_at(const char *file, int line, const struct ct_guarded *g,
+                       const char *what);
 
 #ifndef CT_HAVE_TEF
 #  if (defined(_POSIX_TRACE_EVENT_FILTER) && _POSIX_TRACE_EVENT_FILTER != -1)

@@ -71,12 +71,17 @@ static inline trace_id_t ct_new_stream(const trace_attr_t *attr, int start)
 
 /* Opens distinct names "PREFIX.1", "PREFIX.2", ... with open (eventid_open
  * or trid_eventid_open, named fn in messages) until the unnamed user event
- * comes back (S0127, S0145, ruling 21): it comes after at least
- * {TRACE_USER_EVENT_MAX}-1 named identifiers and at the latest for the
- * {TRACE_USER_EVENT_MAX}+1-th name; past the limit a new name gets it and
- * a name mapped before keeps its identifier; the named identifiers are
- * distinct.  With an indeterminate or huge limit only
- * {_POSIX_TRACE_USER_EVENT_MAX} names are opened. */
+ * comes back (S0127, S0145, ruling 21).  XBD <limits.h>: {TRACE_USER_EVENT_MAX}
+ * is the "Maximum number of user trace event type identifiers that may
+ * simultaneously exist in a traced process, including the predefined user
+ * trace event POSIX_TRACE_UNNAMED_USER_EVENT".  The predefined event always
+ * exists, so exactly {TRACE_USER_EVENT_MAX}-1 names get identifiers of their
+ * own (S0125: until the limit is reached a new name gets a unique one), and
+ * name {TRACE_USER_EVENT_MAX} gets the unnamed event; past the limit every
+ * new name gets it and a name mapped before keeps its identifier; the named
+ * identifiers are distinct.  The test's process has opened no other name.
+ * With an indeterminate or huge limit only {_POSIX_TRACE_USER_EVENT_MAX}
+ * names are opened. */
 typedef int (*ct_open_fn)(trace_id_t trid, const char *name, trace_event_id_t *id);
 
 static inline void ct_check_user_event_limit(trace_id_t trid, ct_open_fn open, const char *fn,
@@ -108,12 +113,14 @@ static inline void ct_check_user_event_limit(trace_id_t trid, ct_open_fn open, c
     if (determinate) {
         CT_CHECK(unnamed_at != 0,
                  "%ld distinct names opened with {TRACE_USER_EVENT_MAX} = %ld: none returned"
-                 " POSIX_TRACE_UNNAMED_USEREVENT (ruling 21: at the latest the %ld-th)",
-                 tries, limit, limit + 1);
-        CT_CHECK(named >= limit - 1,
+                 " POSIX_TRACE_UNNAMED_USEREVENT; the limit includes the predefined user"
+                 " event, so name %ld should have (ruling 21)", tries, limit, limit);
+        CT_CHECK(unnamed_at == limit,
                  "POSIX_TRACE_UNNAMED_USEREVENT came back for name %ld, after %ld named"
-                 " identifiers; expected at least {TRACE_USER_EVENT_MAX}-1 = %ld (ruling 21)",
-                 unnamed_at, named, limit - 1);
+                 " identifiers; {TRACE_USER_EVENT_MAX} = %ld counts the predefined user event"
+                 " (<limits.h>), so exactly %ld names get identifiers of their own and name"
+                 " %ld gets the unnamed event (ruling 21)", unnamed_at, named, limit,
+                 limit - 1, limit);
         for (int k = 1; k <= 3; k++) {
             trace_event_id_t id;
             snprintf(name, sizeof name, "%s.beyond.%d", prefix, k);

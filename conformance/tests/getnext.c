@@ -188,34 +188,40 @@ static int read_with(int how, trace_id_t trid, struct posix_trace_event_info *in
 static const char *const reader[3] = { "getnext_event", "trygetnext_event",
                                        "timedgetnext_event" };
 
+/* "The argument num_bytes shall be the size of the buffer pointed to by the
+ * data argument" (S0212): the buffer is exactly num_bytes long, followed by
+ * guard bytes that must be intact -- with num_bytes 8 (less than the data),
+ * 0, and exactly the length recorded. */
 CT_TEST(buffer_bound, "getnext.buffer-bound", "TRC",
         "posix_trace_getnext_event,posix_trace_trygetnext_event,posix_trace_timedgetnext_event")
 {
     trace_event_id_t id = ct_open_id("ct.getnext.bound");
     trace_id_t trid = ct_new_stream(NULL, 1);
-    unsigned char payload[24], buf[64];
+    unsigned char payload[24];
+    const size_t sizes[] = { 8, 0, sizeof payload };
+    const size_t nsizes = sizeof sizes / sizeof sizes[0];
     fill_pattern(payload, sizeof payload);
-    /* Two events per reader: one read with num_bytes 8, one with num_bytes 0. */
-    for (int i = 0; i < 6; i++)
+    /* One event per reader and size. */
+    for (size_t i = 0; i < 3 * nsizes; i++)
         posix_trace_event(id, payload, sizeof payload);
 
     for (int how = 0; how < 3; how++) {
-        for (size_t n = 8;; n = 0) {
+        for (size_t k = 0; k < nsizes; k++) {
+            struct ct_guarded buf = ct_guarded_new(sizes[k], "num_bytes (S0212)");
             struct posix_trace_event_info info;
             size_t len;
             int unavailable, rc;
+            char what[96];
             do {                            /* skip START and any other event */
-                memset(buf, 0xA5, sizeof buf);
-                rc = read_with(how, trid, &info, buf, n, &len, &unavailable);
+                ct_guarded_reset(&buf);
+                rc = read_with(how, trid, &info, buf.p, sizes[k], &len, &unavailable);
                 CT_SETUP_OK(rc);
                 expect_event(unavailable);
-                for (size_t i = n; i < sizeof buf; i++)
-                    CT_CHECK(buf[i] == 0xA5,
-                             "%s with num_bytes %zu wrote byte %zu of the buffer (an event"
-                             " with %zu bytes of data)", reader[how], n, i, len);
+                snprintf(what, sizeof what, "%s with num_bytes %zu (an event with %zu bytes"
+                         " of data)", reader[how], sizes[k], len);
+                ct_guard_check(&buf, what);
             } while (!posix_trace_eventid_equal(trid, info.posix_event_id, id));
-            if (n == 0)
-                break;
+            ct_guarded_free(&buf);
         }
     }
 }

@@ -612,6 +612,43 @@ CT_TEST(getnext_prerecorded, "getnext.prerecorded", "TRC,TRL",
 #endif
 }
 
+/* getnext_event on a pre-recorded stream writes no more than num_bytes
+ * either ("The argument num_bytes shall be the size of the buffer pointed to
+ * by the data argument", S0212): buffers of exactly num_bytes (8, 0, the
+ * events' DATA_LEN) followed by guard bytes, for every event of the log. */
+CT_TEST(getnext_prerecorded_bound, "getnext.buffer-bound", "TRC,TRL",
+        "posix_trace_getnext_event,posix_trace_open")
+{
+#if CT_HAVE_TRL
+    require_trl();
+    char path[PATH_BUF];
+    const size_t sizes[] = { 8, 0, DATA_LEN };
+    make_log(path, 3);
+    trace_id_t log = open_log(path);
+    size_t k = 0;
+    for (int reads = 0; k < 3 && reads < 1000; reads++) {
+        struct ct_guarded buf = ct_guarded_new(sizes[k], "num_bytes (S0212)");
+        struct posix_trace_event_info info;
+        size_t len = 0;
+        int unavailable = -1;
+        char what[96];
+        CT_SETUP_OK(posix_trace_getnext_event(log, &info, buf.p, sizes[k], &len,
+                                              &unavailable));
+        if (unavailable)
+            CT_UNRESOLVED("the log ended after %zu of the 3 user events recorded", k);
+        snprintf(what, sizeof what, "getnext_event on a log with num_bytes %zu (an event"
+                 " with %zu bytes of data)", sizes[k], len);
+        ct_guard_check(&buf, what);
+        ct_guarded_free(&buf);
+        if (has_name(log, &(struct rec){ .info = info }, LOG_EVENT))
+            k++;
+    }
+    posix_trace_close(log);
+#else
+    NO_TRL();
+#endif
+}
+
 CT_TEST(end_of_log, "getnext.end-of-log", "TRC,TRL",
         "posix_trace_getnext_event,posix_trace_open")
 {

@@ -301,6 +301,34 @@ MUTANTS = [
         "collateral": [],
     },
     {
+        "name": "eventid-open-one-too-many",
+        "rule": "eventid_open.limit-unnamed",
+        "what": "the user event limit counts only the names: {TRACE_USER_EVENT_MAX} names get"
+                " identifiers, one more than <limits.h> allows with the unnamed event",
+        "edits": [("event_names.c",
+                   "        if (i == NAMED_USER_EVENT_MAX) {\n"
+                   "            shm_unlock(&t->lock);\n"
+                   "            *id = POSIX_TRACE_UNNAMED_USEREVENT;        /* S0127 */\n"
+                   "            return 0;\n"
+                   "        }",
+                   # The table has NAMED_USER_EVENT_MAX slots: the extra name
+                   # lives beside it (one per process is enough for the tests).
+                   "        static char extra[TRACE_EVENT_NAME_MAX + 1];\n"
+                   "        if (i == NAMED_USER_EVENT_MAX &&\n"
+                   "            (extra[0] == '\\0' || strcmp(extra, name) == 0)) {\n"
+                   "            memcpy(extra, name, len + 1);\n"
+                   "            shm_unlock(&t->lock);\n"
+                   "            *id = FIRST_NAMED_USER_EVENT + i;   /* MUTANT */\n"
+                   "            return 0;\n"
+                   "        }\n"
+                   "        if (i == NAMED_USER_EVENT_MAX) {\n"
+                   "            shm_unlock(&t->lock);\n"
+                   "            *id = POSIX_TRACE_UNNAMED_USEREVENT;\n"
+                   "            return 0;\n"
+                   "        }")],
+        "collateral": ["trid_eventid_open.limit-unnamed"],
+    },
+    {
         "name": "eventid-get-name-wrong",
         "rule": "eventid_get_name.returns-name",
         "what": "posix_trace_eventid_get_name gives a wrong name for user events",
@@ -366,6 +394,16 @@ MUTANTS = [
         "edits": [("attr.c", "    copy_name(attr->__name, name);\n", "    (void)name;\n")],
         "collateral": ["attr_init.reinit", "attr_setname.*", "attr_getname.*",
                        "create.attr-*", "get_attr.*"],
+    },
+    {
+        "name": "getname-one-byte-past",
+        "rule": "attr_getname.fits-name-max",
+        "what": "posix_trace_attr_getname pads the name with NULs to {TRACE_NAME_MAX}+1 bytes,"
+                " one byte past the array of {TRACE_NAME_MAX} characters a caller may pass",
+        "edits": [("attr.c",
+                   "    strcpy(name, attr->__name);\n",
+                   "    strncpy(name, attr->__name, TRACE_NAME_MAX + 1);   /* MUTANT */\n")],
+        "collateral": [],
     },
     {
         "name": "default-name-not-empty",
