@@ -13,7 +13,8 @@
  *
  * Results: a step without "->" is setup, and its failure is UNRESOLVED; a
  * step with "->" (or a "check") is an assertion, and its failure is FAIL.
- * The first failure ends the run.  "@key value" annotations and "exact:"
+ * The first failure ends the run, and blames the rules of its step only
+ * (vec_rules.c).  "@key value" annotations and "exact:"
  * steps are exact expectations: checked only when built with VECRUN_EXACT
  * (the reference), where a bless run records the actual values instead.
  *
