@@ -9,22 +9,11 @@ import re
 
 import pytest
 
-from test_vectors import build, result, run, write
+# vecrun built from the sources with exact checks (vecrun) and without (vecrun_vendor).
+from test_vectors import result, run, vecrun, vecrun_vendor, write  # noqa: F401 (fixtures)
 
 LINT = "an assertion in a vector of several rules names none of them: add [rule-id]"
 HEAD = "# per-rule results\nrules: attr_setname.sets, get_attr.copies\noptions: TRC\n\n"
-
-
-@pytest.fixture(scope="module")
-def vecrun(tmp_path_factory):
-    """vecrun built against the reference, exact checks on."""
-    return build(str(tmp_path_factory.mktemp("exact") / "vecrun"), exact=True)
-
-
-@pytest.fixture(scope="module")
-def vecrun_vendor(tmp_path_factory):
-    """vecrun built as for another implementation: exact checks off."""
-    return build(str(tmp_path_factory.mktemp("vendor") / "vecrun"), exact=False)
 
 
 def rule_results(p):
