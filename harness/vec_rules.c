@@ -88,10 +88,14 @@ void vm_rules_ran(struct vm *vm, const struct step *s)
 
 /* Has rule r a check still to run, the run having stopped in the step
  * vm->cur_step (that of "join" when a background read failed)?  The steps
- * after it, and those of the repeat block the run was in (its next rounds),
- * from block_from on. */
+ * after it, those of the repeat block the run was in (its next rounds),
+ * from block_from on, and the background reads not joined yet. */
 static int pending(const struct vm *vm, size_t r)
 {
+    for (size_t i = 0; i < vm->nbgs; i++)
+        if (!vm->bgs[i].joined && checks_here(vm, vm->bgs[i].step) &&
+            serves(vm->v, vm->bgs[i].step, r))
+            return 1;
     size_t next = vm->cur_step + 1;
     size_t from = vm->block_from < next ? vm->block_from : next;
     for (size_t i = from; i < vm->v->nsteps; i++)

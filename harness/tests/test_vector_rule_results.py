@@ -135,3 +135,15 @@ def test_a_setup_failure_is_every_rule_s(vecrun, tmp_path):
     assert code == "UNRESOLVED" and rules == {}
     _, (code, _), rules = run_vector(vecrun, tmp_path, SETNAME + "attr s set streamsize 0\n")
     assert code == "UNRESOLVED" and rules == {}
+
+
+def test_a_background_read_not_joined_yet_is_not_reached(vecrun, tmp_path):
+    """A bg read's check runs at its join: a failure before the join leaves its rule
+    UNRESOLVED (its step came earlier, but its check was still to run); after the join, PASS."""
+    bg = "create t null\nstart t\nbg r trygetnext t -> event START  [get_attr.copies]\n"
+    _, (code, _), rules = run_vector(vecrun, tmp_path, bg + "check 1 == 0  [attr_setname.sets]\n"
+                                     "join r\n")
+    assert code == "FAIL" and rules["get_attr.copies"][0] == "UNRESOLVED"
+    _, (code, _), rules = run_vector(vecrun, tmp_path, bg + "join r\n"
+                                     "check 1 == 0  [attr_setname.sets]\n")
+    assert code == "FAIL" and rules["get_attr.copies"][0] == "PASS"
