@@ -2,8 +2,8 @@
  * vec_rules.c -- which rule each check of a vector serves, and the result
  * of each rule of a run (issue 13 item 2: a failure blames the rule whose
  * check failed, and only it; the protocol is "RULE-RESULT <rule> <CODE>
- * <message>" lines before the RESULT line, /work/notes/rule_results.md,
- * vectors/README.md "A step").
+ * <message>" lines before the RESULT line: harness/README.md "One rule
+ * blamed", vectors/README.md "Commands" and "A step").
  *
  * A check serves the rules of its step's [rule-id] tags, or the header's
  * when it has none.  A vector of several rules must tag every assertion
