@@ -13,7 +13,8 @@
  *
  * Results: a step without "->" is setup, and its failure is UNRESOLVED; a
  * step with "->" (or a "check") is an assertion, and its failure is FAIL.
- * The first failure ends the run.  "@key value" annotations and "exact:"
+ * The first failure ends the run, and blames the rules of its step only
+ * (vec_rules.c).  "@key value" annotations and "exact:"
  * steps are exact expectations: checked only when built with VECRUN_EXACT
  * (the reference), where a bless run records the actual values instead.
  *
@@ -26,6 +27,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +151,8 @@ static int vreport(struct vm *vm, enum vec_result r, int with_rules, const char 
         if (n)
             append(vm->msg, sizeof vm->msg, &used, "]");
     }
+    if (r == VEC_FAIL)
+        vm->fail_step = vm->step;   /* its rules are the ones that fail */
     vm->result = r;
     return -1;
 }
@@ -518,6 +522,12 @@ static int step_implicitly_exact(const struct step *s)
         return 1;
     return i + 3 < s->nt && vm_is_w(&s->t[i], "attr") && vm_is_w(&s->t[i + 2], "set") &&
            (vm_is_w(&s->t[i + 3], "simclock") || vm_is_w(&s->t[i + 3], "simorigin"));
+}
+
+/* Does the step run against the reference only? */
+int vm_step_exact(const struct step *s)
+{
+    return s->exact || step_implicitly_exact(s);
 }
 
 void vm_use_fn(struct vm *vm, const char *fn)
@@ -1221,6 +1231,7 @@ struct vm *vm_new(struct vector *v, int dry, const struct vec_opts *o, struct ve
     vm->info = in;
     vm->result = VEC_PASS;
     vm->main_thread = pthread_self();
+    vm->block_from = SIZE_MAX;
     return vm;
 }
 
@@ -1243,6 +1254,7 @@ struct vm *vm_clone(const struct vm *vm)
     }
     c->pool = NULL;
     c->npool = c->cappool = 0;
+    c->rule_ran = NULL;             /* the dry pass counts no rules */
     if (vm->npool) {
         c->pool = vec_xmalloc(vm->npool * sizeof *c->pool);
         memcpy(c->pool, vm->pool, vm->npool * sizeof *c->pool);
@@ -1294,6 +1306,7 @@ void vm_free(struct vm *vm)
     for (size_t i = 0; i < vm->nstrs; i++)
         free(vm->strs[i].v);
     free(vm->pool);
+    free(vm->rule_ran);
     free(vm);
 }
 
@@ -1301,7 +1314,7 @@ static int exec_step(struct vm *vm, struct step *s)
 {
     vm->step = s;
     vm->checking = vm_step_checking(s);
-    int exact = s->exact || step_implicitly_exact(s);
+    int exact = vm_step_exact(s);
     if (vm->dry && vm->info) {
         if (vm->checking && exact)
             vm->info->exact_checks++;
@@ -1312,9 +1325,13 @@ static int exec_step(struct vm *vm, struct step *s)
     if (!vm->dry && exact && !vm->exact)
         return 0;                   /* exact steps apply to the reference only */
     struct cur c = { s, 0 };
+    vm->cur_step = (size_t)(s - vm->v->steps);
+    vm->skipped = 0;
     int rc = vm_run_verb(vm, &c);
     if (!vm->dry)
         vec_progress_step_done();
+    if (rc == 0 && !vm->dry && !vm->skipped)
+        vm_rules_ran(vm, s);
     if (rc == 0 && vm->dry)
         for (size_t i = 0; i < s->na; i++)
             if (!s->a[i].used)
@@ -1375,12 +1392,16 @@ static int exec_steps(struct vm *vm, size_t from, size_t to)
             return vm_bad(vm, "repeat nested more than %d deep", MAX_REPEAT_NEST);
         if (vm->dry)
             n = 1;
+        if (vm->rep_depth == 0)
+            vm->block_from = i + 1;     /* its steps run again in the next rounds */
         vm->rep_depth++;
         for (long long k = 0; k < n && vm->result == VEC_PASS; k++) {
             vm->rep_i[vm->rep_depth - 1] = k;
             exec_steps(vm, i + 1, end);
         }
         vm->rep_depth--;
+        if (vm->rep_depth == 0 && vm->result == VEC_PASS)
+            vm->block_from = SIZE_MAX;
         i = end;
     }
     return vm->result == VEC_PASS ? 0 : -1;
@@ -1405,14 +1426,19 @@ int vec_check(struct vector *v, struct vec_info *info, char *msg, size_t size)
     if (rc == 0 && info->portable_checks + info->exact_checks == 0)
         rc = -1, snprintf(vm->msg, sizeof vm->msg, "%s: the vector checks nothing (no '->', "
                           "check or @)", v->path);
+    if (rc == 0)
+        rc = vec_rules_lint(v, vm->msg, sizeof vm->msg);
     if (rc)
         snprintf(msg, size, "%s", vm->msg);
     vm_free(vm);
     return rc;
 }
 
-enum vec_result vec_run(struct vector *v, const struct vec_opts *o, char *msg, size_t size)
+enum vec_result vec_run(struct vector *v, const struct vec_opts *o, char *msg, size_t size,
+                        char **rule_lines)
 {
+    if (rule_lines)
+        *rule_lines = NULL;
     struct vec_info info;
     if (vec_check(v, &info, msg, size))
         return VEC_UNRESOLVED;
@@ -1433,6 +1459,7 @@ enum vec_result vec_run(struct vector *v, const struct vec_opts *o, char *msg, s
     sa.sa_handler = on_alarm;
     sigaction(SIGALRM, &sa, NULL);
     limit_missing = 0;
+    vm_rules_start(vm);
     exec_steps(vm, 0, v->nsteps);
     vm_children_end(vm);            /* may find a child that did not end well */
     enum vec_result r = vm->result;
@@ -1441,6 +1468,8 @@ enum vec_result vec_run(struct vector *v, const struct vec_opts *o, char *msg, s
                  v->nsteps, info.portable_checks, info.exact_checks,
                  vm->exact ? "" : " (exact ones skipped: they apply to the reference only)");
     snprintf(msg, size, "%s", vm->msg);
+    if (rule_lines)
+        *rule_lines = vm_rules_text(vm, r, vm->msg);
     vm_free(vm);
     return r;
 }

@@ -34,10 +34,17 @@ struct vec_opts {
     int      bless;             /* exact mismatches are recorded, not failures */
 };
 
+/* A vector of several rules whose assertion step has no [rule-id] tag:
+ * -1 with "file:line: message" in msg (vec_check calls it). */
+int vec_rules_lint(const struct vector *v, char *msg, size_t size);
+
 /* Runs v (vec_check must have passed) in this process; msg gets the
  * one-line message of the result.  With bless, annotations get their actual
- * values (struct annot.actual). */
-enum vec_result vec_run(struct vector *v, const struct vec_opts *o, char *msg, size_t size);
+ * values (struct annot.actual).  If rule_lines is not NULL, it gets the
+ * "RULE-RESULT rule CODE message" lines of a PASS or a FAIL, one per rule
+ * of the header (vec_rules.c; to free), or NULL. */
+enum vec_result vec_run(struct vector *v, const struct vec_opts *o, char *msg, size_t size,
+                        char **rule_lines);
 
 /* Bless: the file with every annotation's value replaced by what the run
  * gave.  NULL, with msg set, if an annotation was not reached. */

@@ -57,6 +57,7 @@ static int verb_when(struct vm *vm, struct cur *c)
     if (!vm->dry && !vm_compare(op->text, x, y)) {
         for (size_t i = 0; i < vm->step->na; i++)
             vm->step->a[i].used = 1;
+        vm->skipped = 1;            /* its checks did not run (vec_rules.c) */
         return 0;
     }
     return vm_run_verb(vm, c);

@@ -130,6 +130,12 @@ struct vm {
     struct child_obj children[MAX_CHILDREN];
     size_t           nchildren;
     char             proc[NAME_LEN];    /* in a child: its name ("" in the vector's own) */
+    /* per-rule results (vec_rules.c), the real run of the vector's process */
+    int             *rule_ran;      /* per header rule: its checks that ran and passed */
+    const struct step *fail_step;   /* the step whose check failed */
+    size_t           cur_step;      /* index of the step being run */
+    size_t           block_from;    /* first step of the outermost repeat block running */
+    int              skipped;       /* "when" did not run the step */
 };
 
 struct cur {
@@ -196,6 +202,7 @@ int vm_rc_set(const struct tok *k, int *codes, size_t *n, int errno_only);
 long long vm_resolution(struct trace_obj *t);
 int vm_set_int(struct vm *vm, const char *dollar_name, long long v);
 int vm_step_checking(const struct step *s);
+int vm_step_exact(const struct step *s);
 void vm_use_fn(struct vm *vm, const char *fn);
 
 /* vec_steps_attr.c: attr */
@@ -245,6 +252,11 @@ int vm_pid_word(struct vm *vm, const char *word, pid_t *pid);
 const char *vm_pid_text(struct vm *vm, pid_t pid, char *buf, size_t size);
 void vm_children_end(struct vm *vm);
 void vm_children_kill(void);
+
+/* vec_rules.c: the rule each check serves, each rule's result */
+void vm_rules_start(struct vm *vm);
+void vm_rules_ran(struct vm *vm, const struct step *s);
+char *vm_rules_text(struct vm *vm, enum vec_result result, const char *msg);
 
 /* vec_steps_control.c: repeat, when, check, let, now, sleep; the verbs */
 int vm_run_verb(struct vm *vm, struct cur *c);

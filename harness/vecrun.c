@@ -229,7 +229,7 @@ static int cmd_list(const char *dir)
 static int run_one(const char *path, const struct vec_opts *o, const char *label)
 {
     struct vector v;
-    char msg[1200];
+    char msg[1200], *rule_lines = NULL;
     enum vec_result r;
     if (vec_load(path, &v) != 0) {
         snprintf(msg, sizeof msg, "%s:%d: %s", v.path, v.err_line, v.err);
@@ -238,10 +238,14 @@ static int run_one(const char *path, const struct vec_opts *o, const char *label
         vec_set_label(label);
         if (timeout_s)
             alarm(timeout_s);
-        r = vec_run(&v, o, msg, sizeof msg);
+        /* --run-all prints one line per vector: no per-rule lines there. */
+        r = vec_run(&v, o, msg, sizeof msg, label ? NULL : &rule_lines);
         alarm(0);
     }
     vec_free(&v);
+    if (rule_lines)
+        fputs(rule_lines, stdout);  /* before RESULT: the runner's protocol */
+    free(rule_lines);
     if (label)
         printf("%-50s %s %s\n", label, vec_result_name(r), msg);
     else
@@ -318,7 +322,7 @@ static int cmd_bless(const char *path, const struct vec_opts *o)
     bo.bless = 1;
     if (timeout_s)
         alarm(timeout_s);
-    enum vec_result r = vec_run(&v, &bo, msg, sizeof msg);
+    enum vec_result r = vec_run(&v, &bo, msg, sizeof msg, NULL);
     alarm(0);
     if (r != VEC_PASS) {
         fprintf(stderr, "RESULT %s %s\n", vec_result_name(r), msg);
