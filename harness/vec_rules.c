@@ -144,8 +144,8 @@ char *vm_rules_text(struct vm *vm, enum vec_result result, const char *msg)
             add(&out, &len, "RULE-RESULT %s UNRESOLVED not reached: the test stopped at a "
                 "failure of %s\n", v->rules[r], failed);
         else if (vm->rule_ran[r])
-            add(&out, &len, "RULE-RESULT %s PASS %d checks ran and passed\n", v->rules[r],
-                vm->rule_ran[r]);
+            add(&out, &len, "RULE-RESULT %s PASS %d check%s ran and passed\n", v->rules[r],
+                vm->rule_ran[r], vm->rule_ran[r] == 1 ? "" : "s");
         else
             add(&out, &len, "RULE-RESULT %s UNTESTED no portable check of this rule ran\n",
                 v->rules[r]);
