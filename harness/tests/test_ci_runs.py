@@ -68,7 +68,8 @@ def test_compare_newly_failing_is_a_regression(fake_report, tmp_path):
     assert by_id(doc["rules"])["r.fail"]["result"] == "FAIL"
     p = compare(env, with_results(doc, {"r.fail": "PASS", "r.unresolved": "PASS",
                                         "r.pass": "FAIL", "r.crash": "UNRESOLVED",
-                                        "r.unsup": "PASS"}), tmp_path)
+                                        "r.unsup": "PASS", "r.flood": "UNTESTED"}),
+                tmp_path)
     assert p.returncode == 1, p.stdout + p.stderr
     out = p.stdout[p.stdout.index("compared with"):]
     failing = out[out.index("newly failing:"):out.index("newly passing:")]
@@ -79,6 +80,8 @@ def test_compare_newly_failing_is_a_regression(fake_report, tmp_path):
     changed = out[out.index("changed:"):]
     assert "r.crash (was UNRESOLVED)" in changed        # still failing: changed
     assert "r.unsup (was PASS)" in changed
+    assert by_id(doc["rules"])["r.flood"]["result"] == "PASS"
+    assert "r.flood (was UNTESTED)" in changed          # passing, but was not failing
     assert "REGRESSION: 2 rules newly failing" in out
 
 
@@ -231,3 +234,31 @@ def test_relative_paths():
                  "/src/tree.d/x"], "n": 1, "/src/tree/k": None}
     assert report_paths.relative(doc, "/src/tree/") == {
         "a": ["-Iinclude .", "/src/tree2/x", "see ..", "/src/tree.d/x"], "n": 1, "k": None}
+
+
+def test_merged_fake_shards_keep_failures_gaps_and_warnings(fake_env):
+    # Failures, UNRESOLVED, known gaps and the run's warnings (each once,
+    # the specification's problems too) come out of --merge as out of one run.
+    gaps = os.path.join(fake_env["tmp"], "gaps.tsv")
+    with open(gaps, "w") as f:
+        f.write("r.fail\tknown\nr.nosuchrule\tnot in the catalogue\n")
+    common = ["--expect-reference", "--known-gaps", gaps, "-j", "2"] + NO_HANG
+    bad_spec = {"POSIXTRACE_SPEC_DIR": os.path.join(fake_env["tmp"], "no-spec")}
+
+    def run(name, *args):
+        env = dict(fake_env, reports=os.path.join(fake_env["tmp"], name))
+        p = run_runner(env, *(common + list(args)), extra_env=bad_spec)
+        assert p.returncode in (0, 1), p.stdout + p.stderr
+        return env, p
+    whole_env, whole_p = run("whole")
+    for k in (1, 2, 3):
+        run("s%d" % k, "--shard", "%d/3" % k)
+    merged_env, merged_p = run("merged", "--merge", *[
+        os.path.join(fake_env["tmp"], "s%d" % k, "conformance.json") for k in (1, 2, 3)])
+    whole, merged = load(whole_env), load(merged_env)
+    assert whole["summary"]["rules"]["FAIL"] and whole["summary"]["rules"]["UNRESOLVED"]
+    assert any("known gaps name rules not in the catalogue" in w
+               for w in whole["summary"]["warnings"])
+    assert len(whole["summary"]["warnings"]) >= 2       # and the specification's problem
+    assert untimed(merged) == untimed(whole)
+    assert merged_p.returncode == whole_p.returncode
