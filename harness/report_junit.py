@@ -10,7 +10,8 @@ is the project's description of it, checked in harness/tests/test_junit.py.
   and whose text lists every failing check (test: message); UNRESOLVED is an
   <error>; UNSUPPORTED and UNTESTED are <skipped> with the reason.
 - One testsuite per test executable, named "tests.<executable>": each test is
-  a testcase, with its output in <system-out> (the rules it checks first).
+  a testcase of classname <executable>, with its output in <system-out> (the
+  rules it checks first).
 - The format has no properties on a testcase and no "skipped" count on
   <testsuites>: the report keeps to it.
 """
@@ -111,7 +112,7 @@ def _test_cases(root, doc, properties):
     for name in sorted(by_exe):
         suite = _Suite(root, "tests." + name, properties)
         for t in by_exe[name]:
-            case = suite.case(t["id"], "tests." + name, t["duration_ms"] / 1000.0,
+            case = suite.case(t["id"], name, t["duration_ms"] / 1000.0,
                               t["result"], t["message"], t["message"])
             out = "rules: %s\n%s" % (", ".join(t["rules"]), t.get("output") or "")
             ET.SubElement(case, "system-out").text = _clean(out)
