@@ -271,6 +271,7 @@ distclean: clean
 # Installs, with apt-get, the Debian packages of the toolchain and the test
 # tools that are not installed yet.  Works before ./configure.
 DEPS_PACKAGES = build-essential pkg-config check lcov valgrind python3 python3-pytest clang \
+                python3-junitparser libxml2-utils \
                 libclang-rt-14-dev
 SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
 deps:

@@ -36,10 +36,14 @@ import build_results                              # noqa: E402
 import header_options                             # noqa: E402
 import protocol                                   # noqa: E402
 import report_html                                # noqa: E402
+import report_compare                             # noqa: E402
+import report_file                                # noqa: E402
 import report_junit                               # noqa: E402
+import report_paths                               # noqa: E402
 import report_text                                # noqa: E402
 import results                                    # noqa: E402
 import rulebook                                   # noqa: E402
+import shards                                     # noqa: E402
 import timelimits                                 # noqa: E402
 import vector_list                                # noqa: E402
 from protocol import OPTIONS, Executable          # noqa: E402
@@ -156,6 +160,7 @@ def parse_args(argv):
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress line")
     p.add_argument("-v", "--verbose", action="store_true", help="list every test's result")
+    add_ci_arguments(p)
     args = p.parse_args(argv)
     if args.jobs is not None and args.jobs < 1:
         p.error("--jobs must be at least 1")
@@ -164,6 +169,88 @@ def parse_args(argv):
     if args.stop_after_hangs < 0:
         p.error("--stop-after-hangs must be 0 or more")
     return args
+
+
+# ---- CI: compare, rerun, shard, merge (harness/README.md, "In CI") ----------------
+
+
+def add_ci_arguments(p):
+    g = p.add_argument_group("CI: compare, rerun, shard, merge")
+    g.add_argument("--compare", default=None, metavar="OLD.json",
+                   help="after the run (or --merge), print the rules newly failing, newly "
+                   "passing and changed since this earlier report; the exit status is then "
+                   "1 on a regression (a rule newly FAIL or UNRESOLVED), else 0")
+    g.add_argument("--rerun-failed", default=None, metavar="REPORT",
+                   help="run only the tests that FAIL or are UNRESOLVED in this earlier "
+                   "report (conformance.json)")
+    g.add_argument("--shard", default=None, metavar="K/N",
+                   help="run the Kth of N parts of the selected tests (round robin over the "
+                   "tests sorted by id: the same on every machine); --merge joins the parts")
+    g.add_argument("--merge", nargs="+", default=None, metavar="REPORT",
+                   help="run nothing: join these shard reports (of --shard 1/N .. N/N) into "
+                   "the reports one run writes, in --reports")
+
+
+def ci_select(chosen, args):
+    """The selected tests, cut by --rerun-failed and --shard: (tests, shard or None)."""
+    if args.rerun_failed:
+        try:
+            failed = set(shards.failed_ids(report_file.read(args.rerun_failed)))
+        except report_file.ReportError as e:
+            raise RunError("--rerun-failed: %s" % e)
+        chosen = [t for t in chosen if t.id in failed]
+    part = None
+    if args.shard:
+        try:
+            part = shards.parse(args.shard)
+        except shards.ShardError as e:
+            raise RunError(str(e))
+        chosen = shards.shard(chosen, *part)
+    return chosen, part
+
+
+def ci_compare(doc, args):
+    """--compare: prints what changed; 1 on a regression, else 0."""
+    try:
+        old = report_file.read(args.compare)
+    except report_file.ReportError as e:
+        raise RunError("--compare: %s" % e)
+    diff = report_compare.compare(old, doc)
+    sys.stdout.write(report_compare.text(diff, args.compare, doc))
+    return 1 if report_compare.regressed(diff) else 0
+
+
+def merge(args, root, reports_dir):
+    """--merge: the reports of the whole run of the shard reports, and its exit status."""
+    if args.shard or args.rerun_failed or args.list:
+        raise RunError("--merge runs nothing: it cannot be given with --shard, --rerun-failed "
+                       "or --list")
+    try:
+        docs = [report_file.read(p) for p in args.merge]
+        book = rulebook.load(root, args.catalogue)
+        if book is None:
+            book = rules_of_tests([TestDoc(t) for d in docs for t in d["tests"]])
+        doc = shards.merge(docs, args.merge, book, Spec.tolerant(root), root)
+    except (report_file.ReportError, shards.ShardError, rulebook.CatalogueError,
+            OSError) as e:
+        raise RunError("--merge: %s" % e)
+    gaps = {r["id"]: r["known_gap"] for r in doc["rules"] if "known_gap" in r}
+    return conclude(doc, args, root, reports_dir, gaps)
+
+
+class TestDoc:
+    """A test of a report, as rules_of_tests() reads it."""
+
+    def __init__(self, d):
+        self.rules, self.options, self.functions = d["rules"], d["options"], d["functions"]
+
+
+def rules_of_tests(tests):
+    """The rules as the tests name them, when there is no catalogue."""
+    return rulebook.Rulebook(
+        [rulebook.Rule(r, option=",".join(t.options), functions=t.functions)
+         for r, t in sorted({r: t for t in tests for r in t.rules}.items())],
+        "the tests")
 
 
 def globs(values):
@@ -550,6 +637,11 @@ def write_reports(doc, reports_dir):
     path = os.path.join(reports_dir, "index.html")
     report_html.write(doc, path)
     paths.append(path)
+    # The summary and every failure, plain text: to attach to a ticket.
+    path = os.path.join(reports_dir, "summary.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(report_text.summary(doc, max_failures=len(doc["rules"]) + len(doc["tests"])))
+    paths.append(path)
     return paths
 
 
@@ -585,6 +677,8 @@ def run(args):
     root = os.path.abspath(args.root)
     build = os.path.abspath(args.build or os.path.join(root, "build"))
     reports_dir = os.path.abspath(args.reports or os.path.join(root, "reports"))
+    if args.merge:
+        return merge(args, root, reports_dir)
     conf = read_config_mk(os.path.join(root, "config.mk"))
     impl = args.impl or conf.get("IMPL") or "reference"
     if impl not in ("reference", "vendor"):
@@ -647,12 +741,14 @@ def run(args):
                     warnings.append("test %s names rule %s, which the catalogue marks not "
                                     "testable" % (t.id, r))
     else:
-        book = rulebook.Rulebook(
-            [rulebook.Rule(r, option=",".join(t.options), functions=t.functions)
-             for r, t in sorted({r: t for t in tests for r in t.rules}.items())],
-            "the tests")
+        book = rules_of_tests(tests)
 
     chosen, report_rules, selection = select(tests, book, args)
+    chosen, part = ci_select(chosen, args)
+    if args.rerun_failed and not chosen:
+        print("run.py: no test of the selection FAILs or is UNRESOLVED in %s: nothing to rerun"
+              % args.rerun_failed)
+        return 0
     if args.list:
         for t in chosen:
             print("%s\t%s\t%s\t%s" % (t.id, ",".join(t.rules), ",".join(t.options),
@@ -705,11 +801,29 @@ def run(args):
             warnings.append("known gaps name rules not in the catalogue: %s" % ", ".join(unknown))
     order = [rid for rid in book.ids() if report_rules is None or rid in report_rules]
     spec = Spec.tolerant(root)
+    partial = selection is not None
+    if args.rerun_failed:
+        selection = "; ".join(x for x in (selection, "failed in %s" % args.rerun_failed) if x)
+    whole = (partial or bool(args.rerun_failed), selection)
+    if part:
+        # A shard's own report is partial; the whole run's selection is kept
+        # for --merge.
+        selection = "; ".join(x for x in (selection, "shard %d/%d" % part) if x)
     doc = results.build(implementation=implementation, rules=book.rules, rule_order=order,
                         tests=chosen, test_results=test_results, spec=spec,
-                        partial=selection is not None, selection=selection,
+                        partial=partial or bool(args.rerun_failed or part),
+                        selection=selection,
                         duration_s=time.monotonic() - started, jobs=jobs, timeout=args.timeout,
                         known_gaps=gaps, warnings=warnings)
+    if part:
+        shards.note(doc, part[0], part[1], *whole)
+    return conclude(doc, args, root, reports_dir, gaps)
+
+
+def conclude(doc, args, root, reports_dir, gaps):
+    """Writes the reports of doc, prints the summary (and --compare's
+    comparison); returns the exit status."""
+    doc = report_paths.relative(doc, root)
     try:
         paths = write_reports(doc, reports_dir)
     except OSError as e:
@@ -733,6 +847,8 @@ def run(args):
             len(runner_errors), "" if len(runner_errors) == 1 else "s",
             ", ".join(runner_errors[:5])))
         return 2
+    if args.compare:
+        return ci_compare(doc, args)
     if (failing or bad_tests) and not args.allow_fail:
         return 1
     return 0

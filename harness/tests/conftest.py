@@ -1,5 +1,6 @@
 """Shared fixtures of the harness's own tests (run: /usr/bin/python3 -m pytest harness/tests)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -81,3 +82,24 @@ def run_runner(env_paths, *args, extra_env=None, timeout=120):
             "--options", "TRC", "--exe", env_paths["fake"]] + list(args)
     return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                           timeout=timeout, universal_newlines=True)
+
+
+@pytest.fixture(scope="module")
+def full_run(tmp_path_factory):
+    """One run of every fake test, shared by the tests that read its reports."""
+    tmp = tmp_path_factory.mktemp("full")
+    root = tmp / "tree"
+    (root / "conformance" / "tests").mkdir(parents=True)
+    env = {"root": str(root), "catalogue": str(tmp / "cat.tsv"), "spec": str(tmp / "spec"),
+           "reports": str(tmp / "reports"), "log": str(tmp / "runs.log"),
+           "fake": os.path.join(FIXTURES, "fake_tests.py"), "tmp": str(tmp)}
+    write_catalogue(env["catalogue"])
+    write_spec(env["spec"])
+    p = run_runner(env, "--timeout", "2", "-j", "4")
+    return env, p, load(env)
+
+
+def load(env):
+    """The conformance.json of a run of run_runner(env)."""
+    with open(os.path.join(env["reports"], "conformance.json")) as f:
+        return json.load(f)
