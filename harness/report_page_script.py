@@ -63,6 +63,13 @@ SCRIPT = r"""
     q.value = p.q || "";
   }
 
+  /* Not form.reset(): its event would apply the filter again later, and fold
+     what reveal() opens. */
+  function clear() {
+    each(boxes, function (b) { b.checked = true; });
+    option.value = fn.value = q.value = "";
+  }
+
   function state() {
     var st = { v: {}, all: true, o: option.value, fn: fn.value,
                words: q.value.toLowerCase().split(/\s+/).filter(Boolean) };
@@ -119,7 +126,7 @@ SCRIPT = r"""
     var el = document.getElementById(decodeURIComponent(location.hash.slice(1)));
     if (!el) { return; }
     for (var p = el; p; p = p.parentElement) {
-      if (p.hidden) { form.reset(); apply(false); break; }
+      if (p.hidden) { clear(); apply(false); break; }
     }
     for (p = el; p; p = p.parentElement) { if (p.tagName === "DETAILS") { p.open = true; } }
     el.scrollIntoView();

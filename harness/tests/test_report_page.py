@@ -278,9 +278,17 @@ def test_typing_in_the_form_filters_and_updates_the_url(browser, page, doc):
 
 
 @needs_chromium
-def test_an_anchor_opens_what_holds_it(browser, page):
+def test_an_anchor_shows_its_target_through_folds_and_filters(browser, page, doc):
     shown = look(browser, page, "#test-fake.pass")
     assert "test-fake.pass" in shown["tests"]               # in the folded list of tests
+    look(browser, page, "#verdict=FAIL")
+    browser.eval("""new Promise(function (done) {         // hidden by the filter
+      window.addEventListener("hashchange", function () { setTimeout(done, 0); });
+      location.hash = "test-fake.pass";
+    })""")
+    shown = browser.eval(SHOWN)
+    assert "test-fake.pass" in shown["tests"]
+    assert rule_ids(shown) == unfolded_rules(doc)           # the filter was cleared
 
 
 @pytest.fixture(scope="module")
