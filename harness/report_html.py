@@ -50,7 +50,8 @@ table.t col.fn { width: 30%; } table.t col.cnt { width: 22%; } table.t col.key {
 main, p, h3, summary, .msg, .failure { overflow-wrap: anywhere; }
 table.t th { background: var(--soft); font-weight: 600; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }
-.b { display:inline-block; min-width: 7em; max-width: 100%; text-align:center; padding: 1px 6px; border-radius: 10px;
+.b { display:inline-block; min-width: 7em; max-width: 100%; text-align:center; padding: 1px 6px;
+     border-radius: 10px;
      font-size: 0.78em; font-weight: 600; color: #fff; letter-spacing: .02em; }
 .b.PASS { background: var(--pass); } .b.FAIL { background: var(--fail); }
 .b.UNRESOLVED { background: var(--unres); } .b.UNSUPPORTED { background: var(--unsup); }
@@ -78,7 +79,8 @@ details > summary { font-weight: 600; }
 #filters { position: sticky; top: 0; z-index: 1; background: #fff; border: 1px solid var(--line);
            border-radius: 8px; padding: 8px 12px; margin: 16px 0; display: flex; flex-wrap: wrap;
            gap: 6px 16px; align-items: center; }
-#filters fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 10px; }
+#filters fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap;
+                    gap: 4px 10px; }
 #filters label { white-space: nowrap; }
 #filters select { max-width: 16em; }
 #filters input[type=search] { width: 18em; max-width: 100%; }
