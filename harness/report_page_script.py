@@ -36,13 +36,13 @@ SCRIPT = r"""
 
   function each(list, f) { Array.prototype.forEach.call(list, f); }
   function has(words, w) { return (" " + words + " ").indexOf(" " + w + " ") !== -1; }
-  function nand(a, b) { return !(a ? b : false); }
+  var AMP = String.fromCharCode(38);       /* the separator of URL parameters */
 
   function parseUrl() {
     var p = {}, parts = [location.search.slice(1)];
     if (location.hash.indexOf("=") !== -1) { parts.push(location.hash.slice(1)); }
     parts.forEach(function (part) {
-      part.split(String.fromCharCode(38)).forEach(function (kv) {
+      part.split(AMP).forEach(function (kv) {
         var i = kv.indexOf("=");
         if (i === -1) { return; }
         p[decodeURIComponent(kv.slice(0, i))] =
@@ -95,7 +95,7 @@ SCRIPT = r"""
     if (st.o) { p.push("option=" + encodeURIComponent(st.o)); }
     if (st.fn) { p.push("function=" + encodeURIComponent(st.fn)); }
     if (q.value.trim()) { p.push("q=" + encodeURIComponent(q.value.trim())); }
-    return p.join(String.fromCharCode(38));
+    return p.join(AMP);
   }
 
   function apply(updateUrl) {
@@ -145,15 +145,20 @@ SCRIPT = r"""
     b.addEventListener("click", function () {
       var code = document.getElementById(b.getAttribute("data-for"));
       var done = function () { b.textContent = "copied"; };
-      if (nand(navigator.clipboard, window.isSecureContext)) {
+      /* Where the clipboard API is missing or refused (a file:// page, a
+         document without focus): select the command and copy the old way. */
+      var selectAndCopy = function () {
         var r = document.createRange();
         r.selectNodeContents(code);
         window.getSelection().removeAllRanges();
         window.getSelection().addRange(r);
         document.execCommand("copy");
         done();
+      };
+      if (navigator.clipboard) {
+        navigator.clipboard.writeText(code.textContent).then(done, selectAndCopy);
       } else {
-        navigator.clipboard.writeText(code.textContent).then(done);
+        selectAndCopy();
       }
     });
   });

@@ -307,6 +307,21 @@ def real_page(tmp_path_factory):
 
 
 @needs_chromium
+def test_a_rerun_command_copies_with_one_click(browser, page):
+    look(browser, page, "#verdict=FAIL")
+    got = browser.eval("""new Promise(function (answer) {
+      var b = document.querySelector("button.copy[data-for='cmd-f-r.fail']");
+      b.click();
+      setTimeout(function () {
+        answer([b.hidden, b.textContent, String(window.getSelection())]);
+      }, 500);
+    })""")
+    assert got[:2] == [False, "copied"]
+    # Copied through the clipboard API, or selected (headless: refused, no focus).
+    assert got[2] in ("", "python3 harness/run.py --rule r.fail")
+
+
+@needs_chromium
 @pytest.mark.parametrize("width", [1280, 800])
 @pytest.mark.parametrize("which", ["page", "real_page"])
 def test_nothing_overflows_the_page(browser, request, which, width):
