@@ -273,6 +273,9 @@ distclean: clean
 DEPS_PACKAGES = build-essential pkg-config check lcov valgrind python3 python3-pytest clang \
                 python3-junitparser libxml2-utils \
                 libclang-rt-14-dev
+# The report page's test (harness/tests/test_report_page.py): headless Chromium
+# loads reports/index.html, and xmllint checks it is well-formed.
+DEPS_PACKAGES += chromium libxml2-utils
 SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
 deps:
 	@command -v dpkg-query >/dev/null && command -v apt-get >/dev/null || { \

@@ -1,14 +1,24 @@
 """reports/index.html: the conformance report a person reads.
 
-One self-contained page (HTML and CSS, no JavaScript): the verdict, the
-failing rules with the test's message and the spec text they break, the
-implementation profile, the rules by option and by function, every test.
+One self-contained page (inline CSS and script, nothing fetched): the verdict,
+the failing rules with the test's message, the spec text they break and the
+commands that rerun them, the implementation profile, the rules by option and
+by function, every test.  Every rule and test has an anchor (#rule-ID,
+#test-ID) that the other mentions link to.  A filter by verdict, option and
+function and a search box (report_page_script.py) hide what does not match;
+without the script everything is shown.  The tables wrap long ids and messages
+so that the page never overflows its width (checked in headless Chromium by
+harness/tests/test_report_page.py).  The markup is well-formed XML too (void
+elements closed, numeric character references), so xmllint checks it.
 """
 
 import html
 import json
+import shlex
+from urllib.parse import quote
 
 from protocol import CODES
+from report_page_script import SCRIPT
 from results import spec_note
 
 CSS = """
@@ -28,12 +38,20 @@ h3 { font-size: 1.05em; margin: 18px 0 6px; }
 .counts { display:flex; gap: 28px; flex-wrap: wrap; margin: 14px 0 0; }
 .counts table { border-collapse: collapse; }
 .counts td, .counts th { padding: 2px 10px 2px 0; text-align:left; }
-table.t { border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 0.93em; }
+[hidden] { display: none !important; }
+/* Fixed layout and wrapping anywhere: a long id or message wraps inside its
+   column instead of widening the table past the page (at 1280 and 800 px). */
+table.t { border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 0.93em;
+          table-layout: fixed; }
 table.t th, table.t td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: left;
-                         vertical-align: top; }
+                         vertical-align: top; overflow-wrap: anywhere; word-break: break-word; }
+table.t col.id { width: 24%; } table.t col.res { width: 8.5em; } table.t col.time { width: 5.5em; }
+table.t col.fn { width: 30%; } table.t col.cnt { width: 22%; } table.t col.key { width: 30%; }
+main, p, h3, summary, .msg, .failure { overflow-wrap: anywhere; }
 table.t th { background: var(--soft); font-weight: 600; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }
-.b { display:inline-block; min-width: 7.5em; text-align:center; padding: 1px 6px; border-radius: 10px;
+.b { display:inline-block; min-width: 7em; max-width: 100%; text-align:center; padding: 1px 6px;
+     border-radius: 10px;
      font-size: 0.78em; font-weight: 600; color: #fff; letter-spacing: .02em; }
 .b.PASS { background: var(--pass); } .b.FAIL { background: var(--fail); }
 .b.UNRESOLVED { background: var(--unres); } .b.UNSUPPORTED { background: var(--unsup); }
@@ -46,23 +64,95 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .spec .src { color:#59636e; font-size: 0.85em; }
 .msg { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em;
        white-space: pre-wrap; word-break: break-word; }
-pre { background: var(--soft); padding: 8px 10px; overflow-x: auto; font-size: 0.85em;
-      max-height: 360px; }
+pre { background: var(--soft); padding: 8px 10px; font-size: 0.85em; max-height: 360px;
+      overflow-y: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 details { margin: 6px 0; } summary { cursor: pointer; }
 details > summary { font-weight: 600; }
 .muted { color:#59636e; }
-.kv td:first-child { white-space: nowrap; color:#59636e; padding-right: 18px; }
+.kv td:first-child { color:#59636e; padding-right: 18px; }
 .bar { display:flex; height: 10px; border-radius: 5px; overflow:hidden; background: var(--soft);
-       width: 220px; margin-top: 5px; }
+       width: 220px; max-width: 100%; margin-top: 5px; }
 .bar span { display:block; height: 100%; }
 .bar .PASS { background: var(--pass); } .bar .FAIL { background: var(--fail); }
 .bar .UNRESOLVED { background: var(--unres); } .bar .UNSUPPORTED { background: var(--unsup); }
 .bar .UNTESTED { background: var(--untest); }
+#filters { position: sticky; top: 0; z-index: 1; background: #fff; border: 1px solid var(--line);
+           border-radius: 8px; padding: 8px 12px; margin: 16px 0; display: flex; flex-wrap: wrap;
+           gap: 6px 16px; align-items: center; }
+#filters fieldset { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap;
+                    gap: 4px 10px; }
+#filters label { white-space: nowrap; }
+#filters select { max-width: 16em; }
+#filters input[type=search] { width: 18em; max-width: 100%; }
+#shown { color:#59636e; font-size: 0.9em; }
+.rerun { margin: 6px 0; }
+.rerun code { display: inline-block; max-width: 100%; background: var(--soft); padding: 1px 6px;
+              border-radius: 4px; overflow-wrap: anywhere; user-select: all; }
+button.copy { font-size: 0.75em; margin-left: 4px; }
+:target { outline: 2px solid #0969da; outline-offset: -2px; }
 """
 
 
 def e(x):
     return html.escape("" if x is None else str(x), quote=True)
+
+
+def anchor(kind, id_):
+    """The page's stable id of a rule or test: rule-ID, test-ID."""
+    return "%s-%s" % (kind, id_)
+
+
+def link(kind, id_):
+    """A mention of a rule or test, linked to its anchor."""
+    return '<a href="#%s"><code>%s</code></a>' % (quote(anchor(kind, id_), safe=""), e(id_))
+
+
+def filter_attrs(verdicts, options, functions, texts):
+    """What the filter and the search (report_page_script.py) read of an item."""
+    return ' data-v="%s" data-o="%s" data-fn="%s" data-s="%s"' % (
+        e(" ".join(verdicts)), e(" ".join(o or "-" for o in options)), e(" ".join(functions)),
+        e(" ".join(t for t in texts if t).lower()))
+
+
+def rule_filter(r, functions=None):
+    texts = [r["id"], r.get("summary"), r.get("reason"), r.get("option")] + list(r["tests"])
+    for f in r.get("failures", []):
+        texts += [f["test"], f["message"]]
+    return filter_attrs([r["result"]], [r.get("option")],
+                        r.get("functions") or [] if functions is None else functions, texts)
+
+
+def test_filter(t):
+    return filter_attrs([t["result"]], t.get("options") or [], t.get("functions") or [],
+                        [t["id"], t.get("message")] + list(t.get("rules") or []))
+
+
+def is_bad(result):
+    return result in ("FAIL", "UNRESOLVED")
+
+
+def rule_rerun(rule_id):
+    return "python3 harness/run.py --rule %s" % shlex.quote(rule_id)
+
+
+def test_reruns(t):
+    """The commands that run one test again: through the harness (any program),
+    and the test program itself where its place in the build is known."""
+    cmds = ["python3 harness/run.py --test %s -v" % shlex.quote(t["id"])]
+    exe = t.get("executable") or ""
+    if exe == "vecrun":
+        cmds.append("build/harness/vecrun --dir vectors --run %s" % shlex.quote(t["id"]))
+    elif exe == "kvecrun":
+        cmds.append("build/harness/kvecrun --run %s" % shlex.quote(t["id"]))
+    elif exe and "." not in exe and "/" not in exe:
+        cmds.append("build/conformance/%s --run %s" % (exe, shlex.quote(t["id"])))
+    return cmds
+
+
+def command(cmd_id, cmd):
+    """A copy-able command: selected whole on a click; a copy button with the script."""
+    return ('<div class="rerun"><code id="%s">%s</code><button type="button" class="copy" '
+            'data-for="%s" hidden="hidden">copy</button></div>' % (e(cmd_id), e(cmd), e(cmd_id)))
 
 
 def badge(result):
@@ -87,7 +177,7 @@ def counts_of(results):
 
 
 def counts_line(c):
-    return " &middot; ".join("%s %d" % (e(k), c[k]) for k in CODES if c.get(k))
+    return " &#183; ".join("%s %d" % (e(k), c[k]) for k in CODES if c.get(k))
 
 
 def spec_block(spec_entries):
@@ -96,7 +186,7 @@ def spec_block(spec_entries):
         if s.get("text"):
             out.append('<div class="spec"><span class="mono">%s</span> %s<div class="src">%s%s'
                        '</div></div>' % (e(s["id"]), e(s["text"]), e(s["source"]),
-                                         (" &middot; " + e(s["section"])) if s.get("section")
+                                         (" &#183; " + e(s["section"])) if s.get("section")
                                          else ""))
         else:
             out.append('<div class="spec"><span class="mono">%s</span> <span class="muted">'
@@ -110,26 +200,32 @@ def failures_section(doc, tests_by_id):
     if not bad:
         out.append('<p class="muted">No rule fails or is unresolved.</p>')
     for r in bad:
-        out.append('<div class="failure %s">' % e(r["result"]))
-        out.append('<h3>%s <code>%s</code></h3>' % (badge(r["result"]), e(r["id"])))
+        out.append('<div class="failure %s f" id="%s"%s>' % (
+            e(r["result"]), e(anchor("failure", r["id"])), rule_filter(r)))
+        out.append('<h3>%s %s</h3>' % (badge(r["result"]), link("rule", r["id"])))
         meta = []
         if r.get("summary"):
             meta.append(e(r["summary"]))
         meta.append("option %s" % e(r["option"] or "?"))
         if r.get("functions"):
             meta.append("functions: " + ", ".join("<code>%s</code>" % e(f) for f in r["functions"]))
-        out.append("<p>%s</p>" % " &middot; ".join(meta))
+        out.append("<p>%s</p>" % " &#183; ".join(meta))
+        out.append("<div>Rerun the rule:</div>" + command("cmd-f-" + r["id"], rule_rerun(r["id"])))
         if "known_gap" in r:
             out.append('<p class="muted">Known gap of the reference: %s</p>' % e(r["known_gap"]))
         if r.get("spec"):
             out.append("<div><b>The specification says:</b></div>" + spec_block(r["spec"]))
         for f in r.get("failures", []):
             t = tests_by_id.get(f["test"], {})
-            out.append('<p>%s test <code>%s</code>:</p><div class="msg">%s</div>' % (
-                badge(f["result"]), e(f["test"]), e(f["message"])))
+            out.append('<p>%s test %s:</p><div class="msg">%s</div>' % (
+                badge(f["result"]), link("test", f["test"]), e(f["message"])))
+            if t:
+                out.append("<div>Rerun the test:</div>" + "".join(
+                    command("cmd-f%d-%s-%s" % (i, r["id"], f["test"]), c)
+                    for i, c in enumerate(test_reruns(t))))
             if t.get("output"):
-                out.append("<details><summary>output of the test</summary><pre>%s</pre>"
-                           "</details>" % e(t["output"]))
+                out.append('<details class="fold" open="open"><summary>output of the test</summary>'
+                           '<pre>%s</pre></details>' % e(t["output"]))
         out.append("</div>")
     return "\n".join(out)
 
@@ -137,7 +233,8 @@ def failures_section(doc, tests_by_id):
 def _kv_table(pairs):
     rows = "".join("<tr><td>%s</td><td class=\"mono\">%s</td></tr>" % (e(k), e(v))
                    for k, v in pairs)
-    return '<table class="t kv">%s</table>' % rows
+    return ('<table class="t kv"><colgroup><col class="key"/><col/></colgroup>%s</table>'
+            % rows)
 
 
 def _fmt(v):
@@ -212,7 +309,8 @@ def profile_section(impl):
     more = [(k, p[k]) for k in ("type_sizes", "constants", "event_ids", "compiled_options")
             if p.get(k)]
     if more:
-        out.append("<details><summary>Type sizes and constant values</summary>")
+        out.append('<details class="fold" open="open"><summary>Type sizes and constant values'
+                   '</summary>')
         for k, v in more:
             out.append("<h3>%s</h3>" % e(k.replace("_", " ")))
             out.append(_kv_table((kk, _fmt(vv)) for kk, vv in v.items()))
@@ -223,13 +321,16 @@ def profile_section(impl):
 def _rule_rows(rules):
     rows = []
     for r in rules:
-        tests = ", ".join("<code>%s</code>" % e(t) for t in r["tests"]) or \
+        tests = ", ".join(link("test", t) for t in r["tests"]) or \
             '<span class="muted">none</span>'
-        rows.append("<tr><td><code>%s</code></td><td>%s</td><td>%s<div class=\"muted\">%s</div>"
-                    "</td><td>%s</td></tr>" % (e(r["id"]), badge(r["result"]), e(r["summary"]),
-                                               e(r["reason"]), tests))
-    return ('<table class="t"><tr><th>rule</th><th>result</th><th>summary</th><th>tests</th></tr>'
-            "%s</table>" % "".join(rows))
+        rerun = command("cmd-r-" + r["id"], rule_rerun(r["id"])) if is_bad(r["result"]) else ""
+        rows.append('<tr class="rule-row f" id="%s"%s><td><code>%s</code></td><td>%s</td>'
+                    '<td>%s<div class="muted">%s</div>%s</td><td>%s</td></tr>' % (
+                        e(anchor("rule", r["id"])), rule_filter(r), e(r["id"]),
+                        badge(r["result"]), e(r["summary"]), e(r["reason"]), rerun, tests))
+    return ('<table class="t"><colgroup><col class="id"/><col class="res"/><col/>'
+            '<col class="id"/></colgroup><tr><th>rule</th><th>result</th><th>summary</th>'
+            '<th>tests</th></tr>%s</table>' % "".join(rows))
 
 
 def by_option_section(doc):
@@ -245,8 +346,10 @@ def by_option_section(doc):
         supported = doc["implementation"]["options"].get(o)
         note = "" if supported is None else (" (supported)" if supported else " (not supported)")
         bad = c["FAIL"] + c["UNRESOLVED"]
-        out.append('<details%s><summary>%s%s &mdash; %d rules: %s</summary>%s%s</details>' % (
-            " open" if bad else "", e(o), e(note), len(rs), counts_line(c), bar(c),
+        # Open without the script; the script collapses the groups without a failure.
+        out.append('<details class="grp" open="open"%s><summary>%s%s &#8212; %d rules: %s'
+                   '</summary>%s%s</details>' % (
+            "" if bad else ' data-closed="yes"', e(o), e(note), len(rs), counts_line(c), bar(c),
             _rule_rows(rs)))
     return "\n".join(out)
 
@@ -263,25 +366,57 @@ def by_function_section(doc):
     for f in sorted(groups):
         rs = groups[f]
         c = counts_of(r["result"] for r in rs)
-        rows.append("<tr><td><code>%s</code>%s</td><td>%s</td><td>%s</td></tr>" % (
-            e(f), bar(c), counts_line(c),
-            " ".join('<span title="%s">%s&nbsp;<code>%s</code></span><br>' % (
-                e(r["summary"]), badge(r["result"]), e(r["id"])) for r in rs)))
+        # Each rule is an item of this function only, so that the function filter
+        # keeps this row alone.
+        rows.append('<tr class="grp" id="%s"><td><code>%s</code>%s</td><td>%s</td><td>%s</td>'
+                    '</tr>' % (
+                        e(anchor("function", f)), e(f), bar(c), counts_line(c),
+                        "".join('<div class="f" title="%s"%s>%s&#160;%s</div>' % (
+                            e(r["summary"]), rule_filter(r, [f]), badge(r["result"]),
+                            link("rule", r["id"])) for r in rs)))
     if rows:
-        out.append('<table class="t"><tr><th>function</th><th>results</th><th>rules</th></tr>'
+        out.append('<table class="t"><colgroup><col class="fn"/><col class="cnt"/><col/>'
+                   '</colgroup><tr><th>function</th><th>results</th><th>rules</th></tr>'
                    '%s</table>' % "".join(rows))
     return "\n".join(out)
 
 
+def _test_row(t):
+    reruns = "".join(command("cmd-t%d-%s" % (i, t["id"]), c)
+                     for i, c in enumerate(test_reruns(t))) if is_bad(t["result"]) else ""
+    return ('<tr class="test-row f" id="%s"%s><td><code>%s</code></td><td>%s</td><td>%s</td>'
+            '<td><div class="msg">%s</div>%s</td><td>%d&#160;ms</td></tr>' % (
+                e(anchor("test", t["id"])), test_filter(t), e(t["id"]), badge(t["result"]),
+                ", ".join(link("rule", r) for r in t["rules"]), e(t["message"]), reruns,
+                t["duration_ms"]))
+
+
 def tests_section(doc):
-    rows = "".join("<tr><td><code>%s</code></td><td>%s</td><td>%s</td><td class=\"msg\">%s</td>"
-                   "<td>%d&nbsp;ms</td></tr>" % (
-                       e(t["id"]), badge(t["result"]),
-                       ", ".join("<code>%s</code>" % e(r) for r in t["rules"]),
-                       e(t["message"]), t["duration_ms"]) for t in doc["tests"])
-    return ('<h2 id="tests">Tests</h2><details><summary>All %d tests</summary>'
-            '<table class="t"><tr><th>test</th><th>result</th><th>rules</th><th>message</th>'
-            '<th>time</th></tr>%s</table></details>' % (len(doc["tests"]), rows))
+    rows = "".join(_test_row(t) for t in doc["tests"])
+    return ('<h2 id="tests">Tests</h2><details class="grp" open="open" data-closed="yes">'
+            '<summary>All %d tests</summary><table class="t"><colgroup><col class="id"/>'
+            '<col class="res"/><col class="id"/><col/><col class="time"/></colgroup>'
+            '<tr><th>test</th><th>result</th><th>rules</th><th>message</th><th>time</th></tr>'
+            '%s</table></details>' % (len(doc["tests"]), rows))
+
+
+def filter_form(doc):
+    """The filter bar: hidden without the script, which alone can apply it."""
+    s = doc["summary"]
+    boxes = "".join('<label><input type="checkbox" name="verdict" value="%s" checked="checked"/>'
+                    ' %s</label>' % (e(k), badge(k)) for k in CODES)
+    options = sorted({r.get("option") or "-" for r in doc["rules"]})
+    functions = sorted({f for r in doc["rules"] for f in r.get("functions") or []} |
+                       {f for t in doc["tests"] for f in t.get("functions") or []})
+    opt = "".join('<option value="%s">%s</option>' % (e(o), e(o)) for o in options)
+    fns = "".join('<option value="%s">%s</option>' % (e(f), e(f)) for f in functions)
+    return ('<form id="filters" hidden="hidden"><fieldset>%s</fieldset>'
+            '<label>option <select name="option"><option value="">all</option>%s</select></label>'
+            '<label>function <select name="function"><option value="">all</option>%s</select>'
+            '</label><input type="search" name="q" placeholder="search: rule, test, message"'
+            ' aria-label="search"/><button type="reset">show all</button>'
+            '<output id="shown" data-rules-total="%d" data-tests-total="%d"></output></form>' % (
+                boxes, opt, fns, s["rules"]["total"], s["tests"]["total"]))
 
 
 def render(doc):
@@ -291,14 +426,14 @@ def render(doc):
     tests_by_id = {t["id"]: t for t in doc["tests"]}
     head = []
     head.append('<h1>POSIX Tracing conformance</h1>')
-    head.append('<p class="sub">%s &middot; %s &middot; %.1f s</p>' % (
+    head.append('<p class="sub">%s &#183; %s &#183; %.1f s</p>' % (
         e(impl["name"]), e(doc.get("generated", "")), s["duration_s"]))
     head.append('<div class="verdict %s">%s</div>' % (e(v["status"]), e(v["text"])))
     head.append('<div class="counts">')
     for label, key in (("Rules", "rules"), ("Tests", "tests")):
         c = s[key]
-        head.append("<table><tr><th colspan=2>%s: %d</th></tr>%s<tr><td colspan=2>%s</td></tr>"
-                    "</table>" % (label, c["total"], "".join(
+        head.append('<table><tr><th colspan="2">%s: %d</th></tr>%s<tr><td colspan="2">%s</td>'
+                    '</tr></table>' % (label, c["total"], "".join(
                         "<tr><td>%s</td><td>%d</td></tr>" % (badge(k), c[k]) for k in CODES),
                         bar(c)))
     head.append("</div>")
@@ -310,17 +445,19 @@ def render(doc):
     head.append('<p class="muted">Results: PASS the rule holds; FAIL it is broken; UNRESOLVED a '
                 'test could not decide (setup failed, crash, hang); UNSUPPORTED an option the '
                 'implementation does not provide; UNTESTED no test, or not testable. '
-                'A rule&rsquo;s result is the worst of its tests&rsquo;.</p>')
-    head.append('<p><a href="#failures">Failing rules</a> &middot; <a href="#profile">Profile</a>'
-                ' &middot; <a href="#options">By option</a> &middot; <a href="#functions">By '
-                'function</a> &middot; <a href="#tests">Tests</a></p>')
+                'A rule&#8217;s result is the worst of its tests&#8217;.</p>')
+    head.append('<p><a href="#failures">Failing rules</a> &#183; <a href="#profile">Profile</a>'
+                ' &#183; <a href="#options">By option</a> &#183; <a href="#functions">By '
+                'function</a> &#183; <a href="#tests">Tests</a></p>')
+    head.append(filter_form(doc))
     body = "\n".join(head + [failures_section(doc, tests_by_id), profile_section(impl),
                              by_option_section(doc), by_function_section(doc),
                              tests_section(doc)])
-    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"/>'
             '<title>POSIX Tracing conformance: %s</title><style>%s</style></head>'
-            '<body><main>\n%s\n</main></body></html>\n' % (e(impl["name"]), CSS, body))
+            '<body><main>\n%s\n</main><script>%s</script></body></html>\n' % (
+                e(impl["name"]), CSS, body, SCRIPT))
 
 
 def write(doc, path):
