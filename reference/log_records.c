@@ -178,7 +178,9 @@ static int name_from_words(const uint32_t *w, char out[TRACE_NAME_MAX])
 static int timespec_from(const uint32_t *w, struct timespec *t)
 {
     uint64_t sec = get64(w);
-    if (w[2] >= 1000000000u || sec > (uint64_t)INT64_MAX)
+    /* A time the target's time_t cannot hold (a 32-bit time_t past 2038) is
+     * rejected, not wrapped. */
+    if (w[2] >= 1000000000u || sec > ATTR_SIGNED_MAX(time_t))
         return EINVAL;
     t->tv_sec = (time_t)sec;
     t->tv_nsec = (long)w[2];
