@@ -20,6 +20,13 @@ MAKEFLAGS += --no-builtin-rules
 VERSION = 0.1.0
 SOVERSION = 0
 
+# A cross build (./configure --host=TRIPLET --with-test-wrapper=CMD) runs every
+# program made here through the test wrapper: $(TEST_WRAPPER) program args
+# (empty: run it directly; TEST_WRAPPER= on the make line overrides config.mk).
+# The runner and the programs that exec others read it from the environment
+# (harness/target.py, CT_EXEC_WRAPPER); TIME_FACTOR stretches time limits.
+export TEST_WRAPPER TIME_FACTOR
+
 # Goals that work before ./configure has been run.
 NOCONFIG_GOALS = deps help clean distclean
 
@@ -159,7 +166,7 @@ check-unit check-valgrind:
 	@echo "$@: no unit tests yet (reference/tests/*.c)"
 else
 check-unit: all $(TEST_BIN)
-	$(TEST_BIN)
+	CK_TIMEOUT_MULTIPLIER=$(or $(TIME_FACTOR),1) $(TEST_WRAPPER) $(TEST_BIN)
 
 check-valgrind: all $(TEST_BIN)
 ifeq ($(VALGRIND),)
@@ -227,7 +234,7 @@ bench: $(BENCHES)
 ifeq ($(BENCHES),)
 	@echo "bench: no benchmarks yet (reference/bench/*.c)"
 else
-	@for b in $(BENCHES); do echo "== $$b"; ./$$b || exit 1; done
+	@for b in $(BENCHES); do echo "== $$b"; $(TEST_WRAPPER) ./$$b || exit 1; done
 endif
 
 # ---- install -----------------------------------------------------------------

@@ -40,8 +40,9 @@ $(KVECRUN): $(KVECRUN_SRCS) $(KVECRUN_HDRS) $(LIB_A) config.mk $(KSP_MK)
 	    -o $@ $(KVECRUN_SRCS) $(LDFLAGS) $(LDFLAGS_AUTO) $(LIB_A) -pthread
 
 check-ksp: $(KVECRUN) $(KSP_TRACEDUMP)
-	$(KVECRUN) --run-all
-	$(KVECRUN) --run-all --decoder '$(CURDIR)/$(KSP_TRACEDUMP) --json {file}'
+	$(TEST_WRAPPER) $(KVECRUN) --run-all
+	CT_EXEC_WRAPPER='$(TEST_WRAPPER)' $(TEST_WRAPPER) $(KVECRUN) --run-all \
+	    --decoder '$${CT_EXEC_WRAPPER} $(CURDIR)/$(KSP_TRACEDUMP) --json {file}'
 
 # ---- fuzzing --------------------------------------------------------------------
 

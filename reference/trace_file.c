@@ -149,7 +149,9 @@ int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t c
     put_pair(&o, "DATE", m->date);
     put_pair(&o, "VER_MAJOR", TRACE_FILE_VER_MAJOR);
     put_pair(&o, "VER_MINOR", TRACE_FILE_VER_MINOR);
-    put_pair(&o, host_big_endian() ? "BIG_ENDIAN" : "LITTLE_ENDIAN", "TRUE");
+    int big = m->order == TRACE_FILE_HOST_ORDER ? host_big_endian()
+                                                : m->order == TRACE_FILE_BIG_ENDIAN;
+    put_pair(&o, big ? "BIG_ENDIAN" : "LITTLE_ENDIAN", "TRUE");
     put_pair(&o, "ENCODING", TRACE_FILE_ENCODING);
     put_pair(&o, "BOOT_DATE", m->boot_date);
     put_num(&o, "CYCLES_PER_SEC", m->cycles_per_sec);

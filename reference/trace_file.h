@@ -44,7 +44,13 @@ struct trace_file_meta {
     size_t syspage_len;
     const struct trace_file_attr *extra;    /* written after SYSPAGE_LEN */
     size_t nextra;
+    int order;      /* the byte order the header declares: TRACE_FILE_HOST_ORDER
+                     * (0), or the writer's fixed one: TRACE_FILE_LITTLE_ENDIAN */
 };
+
+#define TRACE_FILE_HOST_ORDER     0
+#define TRACE_FILE_LITTLE_ENDIAN  1
+#define TRACE_FILE_BIG_ENDIAN     2
 
 /* Writes the header text (without the system page) into buf[0..cap-1].
  * *len is set to its length, also when it does not fit.  0; ENOSPC (too
