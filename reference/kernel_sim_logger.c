@@ -146,16 +146,7 @@ out:
 /* Writes n slots to the file, little-endian. */
 static int write_slots(struct ksim *k, const traceevent_t *s, uint32_t n)
 {
-    unsigned char *o = k->log.out;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint32_t w[4] = { s[i].header, s[i].data[0], s[i].data[1], s[i].data[2] };
-        for (int j = 0; j < 4; j++, o += 4) {
-            o[0] = (unsigned char)w[j];
-            o[1] = (unsigned char)(w[j] >> 8);
-            o[2] = (unsigned char)(w[j] >> 16);
-            o[3] = (unsigned char)(w[j] >> 24);
-        }
-    }
+    trace_file_slots_le(s, n, k->log.out);
     k->st.buffers_logged++;
     k->st.slots_logged += n;
     return sink_write(k, k->log.out, (size_t)n * sizeof(traceevent_t));

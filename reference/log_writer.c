@@ -57,20 +57,6 @@ static int host_big_endian(void)
     return first == 0;
 }
 
-/* n slots into little-endian bytes at out (n * 16 bytes). */
-static void slots_to_le(const traceevent_t *s, size_t n, unsigned char *out)
-{
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t w[4] = { s[i].header, s[i].data[0], s[i].data[1], s[i].data[2] };
-        for (int j = 0; j < 4; j++, out += 4) {
-            out[0] = (unsigned char)w[j];
-            out[1] = (unsigned char)(w[j] >> 8);
-            out[2] = (unsigned char)(w[j] >> 16);
-            out[3] = (unsigned char)(w[j] >> 24);
-        }
-    }
-}
-
 /* Writes n slots at off, little-endian: the same bytes on every host, so
  * that a scenario gives the same log everywhere (issue 14). */
 static int write_slots_at(int fd, const traceevent_t *s, size_t n, uint64_t off)
@@ -80,7 +66,7 @@ static int write_slots_at(int fd, const traceevent_t *s, size_t n, uint64_t off)
     unsigned char buf[256 * sizeof(traceevent_t)];
     while (n > 0) {
         size_t k = n < 256 ? n : 256;
-        slots_to_le(s, k, buf);
+        trace_file_slots_le(s, k, buf);
         int rc = write_at(fd, buf, k * sizeof *s, off);
         if (rc != 0)
             return rc;
@@ -223,7 +209,7 @@ int log_writer_create(struct log_writer *w, int fd, const trace_attr_t *attr,
         /* Header and metadata area in one write, then a file of that length
          * (an older, longer file is cut). */
         memcpy(file, header, hlen);
-        slots_to_le(area, LOG_META_SLOTS, file + hlen);
+        trace_file_slots_le(area, LOG_META_SLOTS, file + hlen);
         rc = write_at(fd, file, hlen + LOG_META_BYTES, 0);
         if (rc == 0 && ftruncate(fd, (off_t)(hlen + LOG_META_BYTES)) != 0)
             rc = errno;

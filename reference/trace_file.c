@@ -172,6 +172,19 @@ int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t c
     return o.len <= cap ? 0 : ENOSPC;
 }
 
+void trace_file_slots_le(const traceevent_t *s, size_t n, unsigned char *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t w[4] = { s[i].header, s[i].data[0], s[i].data[1], s[i].data[2] };
+        for (int j = 0; j < 4; j++, out += 4) {
+            out[0] = (unsigned char)w[j];
+            out[1] = (unsigned char)(w[j] >> 8);
+            out[2] = (unsigned char)(w[j] >> 16);
+            out[3] = (unsigned char)(w[j] >> 24);
+        }
+    }
+}
+
 int trace_file_write_header(FILE *f, const struct trace_file_meta *m)
 {
     size_t len = 0;

@@ -61,6 +61,11 @@ struct trace_file_meta {
 int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t cap,
                             size_t *len);
 
+/* n slots as the little-endian bytes of a file (n * 16 bytes at out), whatever
+ * the host's order: the simulator's .kev files and the trace logs are the
+ * same bytes on every host. */
+void trace_file_slots_le(const traceevent_t *s, size_t n, unsigned char *out);
+
 /* Writes the header and the system page to f.  0, an error of
  * trace_file_header_build, ENOMEM, or EIO if f refuses the bytes. */
 int trace_file_write_header(FILE *f, const struct trace_file_meta *m);
