@@ -28,7 +28,7 @@ SOVERSION = 0
 export TEST_WRAPPER TIME_FACTOR
 
 # Goals that work before ./configure has been run.
-NOCONFIG_GOALS = deps help clean distclean
+NOCONFIG_GOALS = deps deps-cross help clean distclean
 
 ifneq ($(wildcard config.mk),)
 include config.mk
@@ -276,7 +276,8 @@ distclean: clean
 	rm -f config.mk config.log
 
 # Installs, with apt-get, the Debian packages of the toolchain and the test
-# tools that are not installed yet.  Works before ./configure.
+# tools that are not installed yet, then the cross compilers, qemu-user and
+# the targets' Check (deps-cross, mk/cross.mk).  Works before ./configure.
 DEPS_PACKAGES = build-essential pkg-config check lcov valgrind python3 python3-pytest clang \
                 libclang-rt-14-dev
 SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
@@ -290,11 +291,13 @@ deps:
 	     *) missing="$$missing $$p" ;; \
 	   esac; \
 	 done; \
-	 if [ -z "$$missing" ]; then echo "deps: all installed ($(DEPS_PACKAGES))"; exit 0; fi; \
+	 if [ -z "$$missing" ]; then echo "deps: all installed ($(DEPS_PACKAGES))"; else \
 	 echo "deps: installing$$missing"; \
 	 set -x; \
 	 $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update && \
-	 $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
+	 $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	 fi
+	@$(MAKE) --no-print-directory deps-cross
 
 help:
 	@echo "Targets (run ./configure first; './configure --help' lists its options):"
@@ -307,6 +310,8 @@ help:
 	@echo "  make coverage        line and branch coverage of reference/ into reports/coverage/"
 	@echo "                       (needs ./configure --enable-coverage)"
 	@echo "  make bench           build and run reference/bench/* (build/bench/)"
+	@echo "  make check-cross ARCH=armhf|s390x"
+	@echo "                       cross-built in build-ARCH/, run under qemu-user (reports/ARCH/)"
 	@echo "  make install         install the libraries, headers, posixtrace.pc and tools"
 	@echo "                       (DESTDIR=..., PREFIX=... honoured)"
 	@echo "  make uninstall       remove what install installed"

@@ -70,11 +70,22 @@ check-cross-conformance: cross-build
 	 echo "conformance ARCH=$(ARCH): $$(( $$(date +%s) - start )) s, reports in reports/$(ARCH)/"; \
 	 exit $$st
 
+# apt-get update may fail on one foreign architecture's index (a mirror being
+# synced): the install says whether what is needed could be had.
 deps-cross:
 	@command -v dpkg >/dev/null && command -v apt-get >/dev/null || { \
-	   echo "deps-cross: this needs Debian's dpkg and apt-get"; exit 1; }
-	for a in $(CROSS_DEB_ARCHES); do \
-	   dpkg --print-foreign-architectures | grep -qx $$a || $(SUDO) dpkg --add-architecture $$a; done
-	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update || true
-	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-	    $(CROSS_PACKAGES) $(CROSS_MULTIARCH_PACKAGES)
+	   echo "deps-cross: this needs Debian's dpkg and apt-get; install by hand: $(CROSS_PACKAGES) $(CROSS_MULTIARCH_PACKAGES)"; exit 1; }; \
+	 missing=; \
+	 for p in $(CROSS_PACKAGES) $(CROSS_MULTIARCH_PACKAGES); do \
+	   case "$$(dpkg-query -W -f='$${Status}' $$p 2>/dev/null)" in \
+	     *" installed") ;; \
+	     *) missing="$$missing $$p" ;; \
+	   esac; \
+	 done; \
+	 if [ -z "$$missing" ]; then echo "deps-cross: all installed"; exit 0; fi; \
+	 echo "deps-cross: installing$$missing"; \
+	 set -x; \
+	 for a in $(CROSS_DEB_ARCHES); do \
+	   dpkg --print-foreign-architectures | grep -qx $$a || $(SUDO) dpkg --add-architecture $$a; done; \
+	 $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update || true; \
+	 $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
