@@ -14,7 +14,7 @@
 VECRUN     ?= build/harness/vecrun
 VECRUN_SRCS = harness/vecrun.c $(sort $(wildcard harness/vec_*.c))
 VECRUN_HDRS = $(wildcard harness/vec_*.h) conformance/tests/ct_exec.h
-VECRUN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra \
+VECRUN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(LFS_CFLAGS) -pthread -Wall -Wextra \
                 $(if $(filter reference,$(IMPL)),-DVECRUN_EXACT $(CFLAGS) $(CFLAGS_AUTO), \
                      $(CFLAGS) $(filter-out -Werror,$(CFLAGS_AUTO)))
 VECTORS_DIR = vectors
