@@ -592,18 +592,24 @@ def main(argv=None):
 
 def target_setup(args, conf):
     """The test wrapper and the time factor (harness/target.py), from the
-    arguments, else config.mk; returns the time factor."""
-    text = args.test_wrapper if args.test_wrapper is not None else conf.get("TEST_WRAPPER", "")
+    arguments, else the environment (make exports TEST_WRAPPER and TIME_FACTOR:
+    config.mk's, or the make line's), else config.mk; returns the time factor."""
+    def setting(value, name):
+        if value is not None:
+            return value
+        return os.environ[name] if name in os.environ else conf.get(name, "")
+    text = setting(args.test_wrapper, "TEST_WRAPPER")
     try:
         target.set_wrapper(target.parse(text))
     except target.WrapperError as e:
         raise RunError(str(e))
     factor = args.time_factor
     if factor is None:
+        text = setting(None, "TIME_FACTOR")
         try:
-            factor = float(conf.get("TIME_FACTOR") or 1)
+            factor = float(text or 1)
         except ValueError:
-            raise RunError("config.mk: TIME_FACTOR = %s: expected a number" % conf["TIME_FACTOR"])
+            raise RunError("TIME_FACTOR = %s: expected a number" % text)
     if not factor > 0:
         raise RunError("the time factor must be positive, not %g" % factor)
     return factor

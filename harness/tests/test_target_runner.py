@@ -43,6 +43,18 @@ def test_every_program_runs_through_the_wrapper(fake_env):
     assert "through %s --flag" % wrapper in p.stdout
 
 
+def test_the_make_line_wrapper_comes_in_the_environment(fake_env):
+    """make exports TEST_WRAPPER (config.mk's or the make line's): the runner
+    takes it when --test-wrapper is not given."""
+    log = os.path.join(fake_env["tmp"], "wrapper.log")
+    wrapper = os.path.join(fake_env["tmp"], "wrap")
+    write_exe(wrapper, '#!/bin/sh\necho "$*" >> %s\nexec "$@"\n' % log)
+    p = run_runner(fake_env, "--test", "fake.pass*", extra_env={"TEST_WRAPPER": wrapper})
+    assert p.returncode == 0, p.stdout + p.stderr
+    with open(log) as f:
+        assert f.read().startswith(fake_env["fake"] + " --list")
+
+
 def test_no_wrapper_runs_programs_directly(fake_env):
     log = os.path.join(fake_env["tmp"], "wrapper.log")
     p = run_runner(fake_env, "--test", "fake.pass*", "--test-wrapper", "")
