@@ -188,3 +188,70 @@ def test_qemu_user_picks_the_emulator_from_the_elf_header(tmp_path, arch, cc, wo
     p = subprocess.run([os.path.join(WRAPPERS, "qemu-user"), str(exe), "hello"],
                        stdout=subprocess.PIPE, universal_newlines=True)
     assert (p.returncode, p.stdout) == (7, "%s hello\n" % word)
+
+
+# ---- configure --host and --with-test-wrapper ---------------------------------------
+
+
+def configure(tmp_path, *args):
+    """configure alone in a folder of its own (the reference's header for the
+    options it reads); returns (CompletedProcess, config.mk's text)."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    shutil.copy(os.path.join(REPO, "configure"), str(tree))
+    p = subprocess.run(["sh", "./configure"] + list(args), cwd=str(tree),
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    mk = tree / "config.mk"
+    return p, mk.read_text() if mk.exists() else ""
+
+
+def fake_cross_gcc(tmp_path, triplet):
+    """TRIPLET-gcc and TRIPLET-ar on PATH: the host's own tools under those
+    names (the programs then run here, as through an emulator)."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    for tool, real in (("gcc", shutil.which("cc") or shutil.which("gcc")), ("ar", "ar")):
+        write_exe(str(bindir / ("%s-%s" % (triplet, tool))), '#!/bin/sh\nexec %s "$@"\n' % real)
+    os.environ["PATH"] = str(bindir) + os.pathsep + os.environ["PATH"]
+
+
+@pytest.fixture
+def cross_path(tmp_path):
+    saved = os.environ["PATH"]
+    fake_cross_gcc(tmp_path, "fake-linux-gnu")
+    yield
+    os.environ["PATH"] = saved
+
+
+def test_host_takes_the_triplets_tools_and_says_what_it_assumed(tmp_path, cross_path):
+    p, mk = configure(tmp_path, "--host=fake-linux-gnu")
+    assert p.returncode == 0, p.stdout
+    assert "fake-linux-gnu is another machine... yes" in p.stdout
+    assert "CC = fake-linux-gnu-gcc\n" in mk and "AR = fake-linux-gnu-ar\n" in mk
+    assert "CROSS_COMPILING = yes\n" in mk
+    assert "run... not run (cross-compiling, no test wrapper): assumed" in p.stdout
+    assert "assumed, not checked (no program could run): programs-run" in p.stdout
+
+
+def test_cc_still_wins_over_host(tmp_path, cross_path):
+    p, mk = configure(tmp_path, "--host=fake-linux-gnu", "CC=" + (shutil.which("cc") or "gcc"))
+    assert p.returncode == 0, p.stdout
+    assert "CC = fake-linux-gnu-gcc" not in mk and "AR = fake-linux-gnu-ar\n" in mk
+
+
+def test_the_test_wrapper_runs_the_probe_and_is_written(tmp_path, cross_path):
+    log = tmp_path / "wrapper.log"
+    wrapper = tmp_path / "wrap"
+    write_exe(str(wrapper), '#!/bin/sh\necho "$@" >> %s\nexec "$@"\n' % log)
+    p, mk = configure(tmp_path, "--host=fake-linux-gnu", "--with-test-wrapper=%s" % wrapper,
+                      "TIME_FACTOR=4")
+    assert p.returncode == 0, p.stdout
+    assert "TEST_WRAPPER = %s\n" % wrapper in mk and "TIME_FACTOR = 4\n" in mk
+    assert log.read_text().strip(), "the probe did not run through the wrapper"
+    assert "assumed" not in p.stdout
+
+
+def test_a_wrapper_that_cannot_run_programs_stops_configure(tmp_path, cross_path):
+    p, _ = configure(tmp_path, "--host=fake-linux-gnu", "--with-test-wrapper=false")
+    assert p.returncode == 1
+    assert "does not run through 'false'" in p.stdout
