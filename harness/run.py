@@ -296,8 +296,8 @@ def run_profile(path, timeout=20.0):
     profile = {}
     for section in ("options", "attr", "types", "stream"):
         try:
-            p = subprocess.run(target.wrapped([path, section]), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               stdin=subprocess.DEVNULL, timeout=timeout,
+            p = subprocess.run(target.wrapped([path, section]), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=timeout,
                                start_new_session=True)
         except subprocess.TimeoutExpired:
             profile.setdefault("errors", {})[section] = "timed out after %g s" % timeout
