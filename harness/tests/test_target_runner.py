@@ -29,7 +29,8 @@ def write_exe(path, text):
 def test_every_program_runs_through_the_wrapper(fake_env):
     log = os.path.join(fake_env["tmp"], "wrapper.log")
     wrapper = os.path.join(fake_env["tmp"], "wrap")
-    write_exe(wrapper, '#!/bin/sh\necho "$* | ${CT_EXEC_WRAPPER:-none}" >> %s\nshift\nexec "$@"\n' % log)
+    write_exe(wrapper, '#!/bin/sh\necho "$* | ${CT_EXEC_WRAPPER:-none}" >> %s\n'
+              'shift\nexec "$@"\n' % log)
     p = run_runner(fake_env, "--test", "fake.pass*", "--test-wrapper", wrapper + " --flag")
     assert p.returncode == 0, p.stdout + p.stderr
     with open(log) as f:
