@@ -274,7 +274,7 @@ uninstall:
 .PHONY: clean distclean deps help
 
 clean:
-	rm -rf build
+	rm -rf build $(wildcard build-*/)
 	find reports -mindepth 1 ! -name .gitkeep -exec rm -rf {} + 2>/dev/null || true
 
 distclean: clean
