@@ -112,7 +112,14 @@ static int walk(struct list *l, const char *dir, const char *rel, int depth)
     struct dirent *de;
     if (d == NULL)
         return depth == 0 ? -1 : 0;
-    while ((de = readdir(d)) != NULL) {
+    /* A read error is not an empty folder (EOVERFLOW: a 32-bit build without
+     * _FILE_OFFSET_BITS=64 on a file system with 64-bit inode numbers). */
+    while ((errno = 0, de = readdir(d)) != NULL || errno != 0) {
+        if (de == NULL) {
+            fprintf(stderr, "kvecrun: cannot read the folder %s: %s\n", dir, strerror(errno));
+            closedir(d);
+            return -1;
+        }
         const char *name = de->d_name;
         size_t len = strlen(name);
         if (name[0] == '.')

@@ -22,6 +22,8 @@ import subprocess
 import threading
 import time
 
+import target
+
 CODES = ("PASS", "FAIL", "UNRESOLVED", "UNSUPPORTED", "UNTESTED")
 OPTIONS = ("TRC", "TEF", "TRI", "TRL", "KSP")
 
@@ -61,7 +63,8 @@ class Executable:
         self.build_failure = None   # a build_results.BuildFailure: it did not build
 
     def argv(self, *args):
-        return [self.path] + self.prefix + list(args)
+        # Behind the test wrapper (harness/target.py), if one is set.
+        return target.wrapped([self.path] + self.prefix + list(args))
 
     def __repr__(self):
         return "Executable(%r)" % self.path

@@ -44,6 +44,7 @@ import report_text                                # noqa: E402
 import results                                    # noqa: E402
 import rulebook                                   # noqa: E402
 import shards                                     # noqa: E402
+import target                                     # noqa: E402
 import timelimits                                 # noqa: E402
 import vector_list                                # noqa: E402
 from protocol import OPTIONS, Executable          # noqa: E402
@@ -112,6 +113,12 @@ def parse_args(argv):
                    metavar="N", help="once N tests in a row time out in the same trace "
                    "function, the tests started afterwards stop before calling it, "
                    "UNRESOLVED (default %(default)d; 0: never)")
+    p.add_argument("--test-wrapper", default=None, metavar="CMD",
+                   help="run every program as 'CMD program args': an emulator or a board "
+                   "runner, harness/target.py (default: TEST_WRAPPER of config.mk)")
+    p.add_argument("--time-factor", type=float, default=None, metavar="T",
+                   help="multiply every time limit by T, for a slow target (default: "
+                   "TIME_FACTOR of config.mk, else 1)")
     p.add_argument("--test", action="append", default=[], metavar="GLOB",
                    help="run the tests whose id matches")
     p.add_argument("--rule", action="append", default=[], metavar="GLOB",
@@ -376,8 +383,8 @@ def run_profile(path, timeout=20.0):
     profile = {}
     for section in ("options", "attr", "types", "stream"):
         try:
-            p = subprocess.run([path, section], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               stdin=subprocess.DEVNULL, timeout=timeout,
+            p = subprocess.run(target.wrapped([path, section]), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=timeout,
                                start_new_session=True)
         except subprocess.TimeoutExpired:
             profile.setdefault("errors", {})[section] = "timed out after %g s" % timeout
@@ -435,9 +442,11 @@ def implementation_doc(args, conf, impl, profile, options, source):
         name = (genversion or "vendor implementation") + \
             (" [%s]" % conf["TRACE_LIBS"] if conf.get("TRACE_LIBS") else "")
     build = {"impl": impl}
-    for k in ("TRACE_CFLAGS", "TRACE_LIBS", "CC", "CFLAGS"):
+    for k in ("TRACE_CFLAGS", "TRACE_LIBS", "CC", "CFLAGS", "HOST"):
         if conf.get(k):
             build[k.lower()] = conf[k]
+    if target.wrapper():
+        build["test_wrapper"] = " ".join(target.wrapper())
     return {"name": name, "impl": impl, "options": options, "options_source": source,
             "build": build, "profile": profile}
 
@@ -572,7 +581,8 @@ def run_tests(tests, options, jobs, limits, progress, tmp_root, watch=None):
         else:
             runnable.append(t)
     supported = ",".join(o for o in OPTIONS if options.get(o))
-    base_env = dict(os.environ, CT_OPTIONS=supported, POSIXTRACE_CONFORMANCE="1")
+    base_env = target.exec_env(dict(os.environ, CT_OPTIONS=supported,
+                                    POSIXTRACE_CONFORMANCE="1"))
 
     def one(t):
         work = tempfile.mkdtemp(prefix="t.", dir=tmp_root)
@@ -672,6 +682,31 @@ def main(argv=None):
         return 2
 
 
+def target_setup(args, conf):
+    """The test wrapper and the time factor (harness/target.py), from the
+    arguments, else the environment (make exports TEST_WRAPPER and TIME_FACTOR:
+    config.mk's, or the make line's), else config.mk; returns the time factor."""
+    def setting(value, name):
+        if value is not None:
+            return value
+        return os.environ[name] if name in os.environ else conf.get(name, "")
+    text = setting(args.test_wrapper, "TEST_WRAPPER")
+    try:
+        target.set_wrapper(target.parse(text))
+    except target.WrapperError as e:
+        raise RunError(str(e))
+    factor = args.time_factor
+    if factor is None:
+        text = setting(None, "TIME_FACTOR")
+        try:
+            factor = float(text or 1)
+        except ValueError:
+            raise RunError("TIME_FACTOR = %s: expected a number" % text)
+    if not factor > 0:
+        raise RunError("the time factor must be positive, not %g" % factor)
+    return factor
+
+
 def run(args):
     started = time.monotonic()
     root = os.path.abspath(args.root)
@@ -703,6 +738,7 @@ def run(args):
     else:
         jobs = os.cpu_count() or 1
     warnings = []
+    stretch = target_setup(args, conf)
 
     # The rules.
     try:
@@ -758,7 +794,7 @@ def run(args):
     # The implementation.
     profile = {} if args.no_profile else run_profile(
         args.profile or os.path.join(build, "harness", "profile"),
-        timeout=max(5.0, args.timeout))
+        timeout=max(5.0, args.timeout) * stretch)
     if "error" in profile:
         warnings.append("implementation profile: %s" % profile["error"])
     for section, err in sorted((profile.get("errors") or {}).items()):
@@ -775,14 +811,15 @@ def run(args):
         timings = {} if args.no_timings else timelimits.read_timings(timings_path)
     except timelimits.TimingsError as e:
         raise RunError(str(e))
-    limits = timelimits.Limits(timings, args.timeout, args.timeout_factor, args.timeout_floor)
+    limits = timelimits.Limits(timings, args.timeout, args.timeout_factor, args.timeout_floor,
+                               stretch)
     watch = timelimits.HangWatch(args.stop_after_hangs)
     tty = sys.stdout.isatty()
     progress = Progress(len(chosen), tty if args.progress is None else args.progress)
     if not progress.enabled:
-        print("running %d tests of %d programs (%d jobs, %s) against %s"
+        print("running %d tests of %d programs (%d jobs, %s) against %s%s"
               % (len(chosen), len(exes), jobs, limits.describe(_shown_path(timings_path)),
-                 implementation["name"]))
+                 implementation["name"], (" " + target.describe()) if target.wrapper() else ""))
         sys.stdout.flush()
     tmp_root = tempfile.mkdtemp(prefix="posixtrace-conformance.")
     try:

@@ -46,6 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "vec_vm.h"
+#include "../conformance/tests/ct_exec.h"
 
 enum { REQ_STEP = 1, REQ_EXIT, REQ_EXEC };
 enum { END_EXIT, END__EXIT, END__EXIT_C99 };
@@ -389,7 +390,7 @@ static void exec_self(struct vm *vm, int in, int out, unsigned timeout)
     char *argv[] = { self_path, (char *)"--serve", vm->proc, fin, fout, (char *)"--file",
                      vm->v->path, (char *)"--timeout", tmo, vm->bless ? (char *)"--bless" : NULL,
                      NULL };
-    execv(self_path, argv);
+    ct_execv(self_path, argv);      /* through the test wrapper, if any */
     vm_give(vm, VEC_UNRESOLVED, "exec of %s failed: %s", self_path, strerror(errno));
 }
 

@@ -99,6 +99,7 @@ static void walk(const char *root, const char *rel, struct list *out, int depth)
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *de;
+    errno = 0;
     while ((de = readdir(d)) != NULL) {
         if (de->d_name[0] == '.')
             continue;
@@ -107,6 +108,13 @@ static void walk(const char *root, const char *rel, struct list *out, int depth)
             names = vec_xrealloc(names, cap * sizeof *names);
         }
         names[n++] = vec_xstrndup(de->d_name, strlen(de->d_name));
+        errno = 0;
+    }
+    if (errno != 0) {
+        /* Not an empty folder: e.g. EOVERFLOW, a 32-bit build without
+         * _FILE_OFFSET_BITS=64 on a file system with 64-bit inode numbers. */
+        fprintf(stderr, "vecrun: cannot read the folder %s: %s\n", dir, strerror(errno));
+        exit(2);
     }
     closedir(d);
     qsort(names, n, sizeof *names, cmp_str);

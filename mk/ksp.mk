@@ -35,13 +35,14 @@ kvecrun: $(KVECRUN)
 
 $(KVECRUN): $(KVECRUN_SRCS) $(KVECRUN_HDRS) $(LIB_A) config.mk $(KSP_MK)
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Ireference -Iharness -pthread \
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(LFS_CFLAGS) -Iinclude -Ireference -Iharness -pthread \
 	    -Wall -Wextra $(CFLAGS) $(CFLAGS_AUTO) '-DKVECRUN_VECTORS="$(CURDIR)/vectors/ksp"' \
 	    -o $@ $(KVECRUN_SRCS) $(LDFLAGS) $(LDFLAGS_AUTO) $(LIB_A) -pthread
 
 check-ksp: $(KVECRUN) $(KSP_TRACEDUMP)
-	$(KVECRUN) --run-all
-	$(KVECRUN) --run-all --decoder '$(CURDIR)/$(KSP_TRACEDUMP) --json {file}'
+	$(TEST_WRAPPER) $(KVECRUN) --run-all
+	CT_EXEC_WRAPPER='$(TEST_WRAPPER)' $(TEST_WRAPPER) $(KVECRUN) --run-all \
+	    --decoder '$${CT_EXEC_WRAPPER} $(CURDIR)/$(KSP_TRACEDUMP) --json {file}'
 
 # ---- fuzzing --------------------------------------------------------------------
 

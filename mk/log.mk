@@ -70,7 +70,7 @@ $(GOLDEN_LOGS): harness/golden_logs.c $(LIB_A) config.mk mk/log.mk
 
 .PHONY: check-golden-logs bless-logs
 check-golden-logs: $(GOLDEN_LOGS)
-	$(GOLDEN_LOGS) --dir vectors/trl/logs
+	$(TEST_WRAPPER) $(GOLDEN_LOGS) --dir vectors/trl/logs
 
 bless-logs: $(GOLDEN_LOGS) build/bin/tracedump
 	$(GOLDEN_LOGS) --dir vectors/trl/logs --bless

@@ -13,8 +13,8 @@
 
 VECRUN     ?= build/harness/vecrun
 VECRUN_SRCS = harness/vecrun.c $(sort $(wildcard harness/vec_*.c))
-VECRUN_HDRS = $(wildcard harness/vec_*.h)
-VECRUN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra \
+VECRUN_HDRS = $(wildcard harness/vec_*.h) conformance/tests/ct_exec.h
+VECRUN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(LFS_CFLAGS) -pthread -Wall -Wextra \
                 $(if $(filter reference,$(IMPL)),-DVECRUN_EXACT $(CFLAGS) $(CFLAGS_AUTO), \
                      $(CFLAGS) $(filter-out -Werror,$(CFLAGS_AUTO)))
 VECTORS_DIR = vectors
@@ -40,7 +40,7 @@ vecrun_built = @test -x $(VECRUN) || { cat $(VECRUN).build.log >&2 ; \
 
 check-vectors: $(VECRUN)
 	$(vecrun_built)
-	$(VECRUN) --dir $(VECTORS_DIR) --run-all
+	CT_EXEC_WRAPPER='$(TEST_WRAPPER)' $(TEST_WRAPPER) $(VECRUN) --dir $(VECTORS_DIR) --run-all
 
 check-vectors-valgrind: $(VECRUN)
 	$(vecrun_built)

@@ -29,14 +29,6 @@
 #define DEFAULT_DATE       "Thu Jan  1 00:00:00 1970"
 #define DEFAULT_NODENAME   "ksim"
 
-static int host_big_endian(void)
-{
-    const uint32_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 0;
-}
-
 int ksim_logger_init(struct ksim *k, const struct ksim_sink *sink)
 {
     struct ksim_logger *l = &k->log;
@@ -98,24 +90,6 @@ static void make_syspage(const struct ksim *k, unsigned char *p, size_t n)
         p[i] = i < h ? head[i] : (unsigned char)(i * 7 + 3);
 }
 
-/* trace_file_header_build declares the host's byte order; the simulator
- * always writes little-endian slots, so on a big-endian host the key is
- * changed ("BIG_ENDIAN::TRUE" into "LITTLE_ENDIAN::TRUE", 3 bytes longer:
- * buf has room). */
-static void declare_little_endian(char *buf, size_t *len)
-{
-    static const char be[] = "TRACE_BIG_ENDIAN::TRUE", le[] = "TRACE_LITTLE_ENDIAN::TRUE";
-    for (size_t i = 0; i + sizeof be - 1 <= *len; i++) {
-        if (memcmp(buf + i, be, sizeof be - 1) == 0) {
-            memmove(buf + i + sizeof le - 1, buf + i + sizeof be - 1,
-                    *len - i - (sizeof be - 1));
-            memcpy(buf + i, le, sizeof le - 1);
-            *len += (sizeof le) - (sizeof be);
-            return;
-        }
-    }
-}
-
 int ksim_logger_header(struct ksim *k)
 {
     const struct ksim_config *c = &k->cfg;
@@ -149,6 +123,7 @@ int ksim_logger_header(struct ksim *k)
         .sys_release = "1", .sys_version = "simulated", .machine = "ksim",
         .syspage = syspage, .syspage_len = c->syspage_len,
         .extra = extra, .nextra = sizeof extra / sizeof extra[0],
+        .order = TRACE_FILE_LITTLE_ENDIAN,          /* write_slots writes that */
     };
     rc = trace_file_header_build(&m, hdr, TRACE_FILE_HEADER_MAX, &len);
     if (rc != 0) {
@@ -157,8 +132,6 @@ int ksim_logger_header(struct ksim *k)
                        strerror(rc), TRACE_FILE_HEADER_MAX);
         goto out;
     }
-    if (host_big_endian())
-        declare_little_endian(hdr, &len);
     if ((rc = sink_write(k, hdr, len)) == 0 && c->syspage_len > 0)
         rc = sink_write(k, syspage, c->syspage_len);
     k->st.header_bytes = k->st.file_bytes;
@@ -173,16 +146,7 @@ out:
 /* Writes n slots to the file, little-endian. */
 static int write_slots(struct ksim *k, const traceevent_t *s, uint32_t n)
 {
-    unsigned char *o = k->log.out;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint32_t w[4] = { s[i].header, s[i].data[0], s[i].data[1], s[i].data[2] };
-        for (int j = 0; j < 4; j++, o += 4) {
-            o[0] = (unsigned char)w[j];
-            o[1] = (unsigned char)(w[j] >> 8);
-            o[2] = (unsigned char)(w[j] >> 16);
-            o[3] = (unsigned char)(w[j] >> 24);
-        }
-    }
+    trace_file_slots_le(s, n, k->log.out);
     k->st.buffers_logged++;
     k->st.slots_logged += n;
     return sink_write(k, k->log.out, (size_t)n * sizeof(traceevent_t));

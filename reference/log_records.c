@@ -93,6 +93,42 @@ static uint64_t get64(const uint32_t *w)
 
 /* ---- events (LOGFORMAT section 3) ----------------------------------------------- */
 
+/* ---- the data of system events: little-endian in the log ----------------------------- */
+
+/* A system event's data are the host's integers: an int for STOP, event sets
+ * (unsigned long long words) for START and FILTER.  In the log each integer
+ * is little-endian, so that a scenario gives the same log on every host
+ * (LOGFORMAT section 3); a user event's data are the user's bytes, kept as
+ * they are.  The size of the integers of an event's data, 0 for none. */
+static size_t system_data_unit(trace_event_id_t id)
+{
+    switch (id) {
+    case POSIX_TRACE_STOP:
+        return sizeof(int);
+    case POSIX_TRACE_START:
+    case POSIX_TRACE_FILTER:
+        return sizeof(unsigned long long);
+    default:
+        return 0;
+    }
+}
+
+/* Reverses the bytes of each integer of d (len bytes) on a big-endian host:
+ * host order to the log's little-endian, and back. */
+static void system_data_swap(trace_event_id_t id, unsigned char *d, size_t len)
+{
+    const uint16_t one = 1;
+    size_t unit = system_data_unit(id);
+    if (*(const unsigned char *)&one == 1 || unit == 0)
+        return;                                         /* a little-endian host */
+    for (size_t at = 0; at + unit <= len; at += unit)
+        for (size_t i = 0, j = unit - 1; i < j; i++, j--) {
+            unsigned char t = d[at + i];
+            d[at + i] = d[at + j];
+            d[at + j] = t;
+        }
+}
+
 size_t log_encode_event(const struct rec_hdr *h, const void *data, struct slot_clock *clk,
                         uint32_t *words, traceevent_t *out, size_t cap)
 {
@@ -108,6 +144,12 @@ size_t log_encode_event(const struct rec_hdr *h, const void *data, struct slot_c
     put64(words + 4, h->prog);
     put64(words + 6, h->ts);
     words[8] = len;
+    unsigned char sys[2 * sizeof(trace_event_set_t)];   /* the largest: FILTER */
+    if (system_data_unit(h->id) != 0 && len <= sizeof sys) {
+        memcpy(sys, data, len);
+        system_data_swap(h->id, sys, len);
+        data = sys;
+    }
     bytes_to_words(data, len, words + LOG_EVENT_WORDS);
 
     struct slot_key key = { .cls = SLOT_CLASS_USER, .event = h->id };
@@ -137,6 +179,7 @@ int log_decode_event(const struct slot_event *ev, struct rec_hdr *h, unsigned ch
     h->prog = get64(w + 4);
     h->ts = get64(w + 6);
     words_to_bytes(w + LOG_EVENT_WORDS, len, data);
+    system_data_swap(h->id, data, len);
     return 0;
 }
 
@@ -178,7 +221,9 @@ static int name_from_words(const uint32_t *w, char out[TRACE_NAME_MAX])
 static int timespec_from(const uint32_t *w, struct timespec *t)
 {
     uint64_t sec = get64(w);
-    if (w[2] >= 1000000000u || sec > (uint64_t)INT64_MAX)
+    /* A time the target's time_t cannot hold (a 32-bit time_t past 2038) is
+     * rejected, not wrapped. */
+    if (w[2] >= 1000000000u || sec > ATTR_SIGNED_MAX(time_t))
         return EINVAL;
     t->tv_sec = (time_t)sec;
     t->tv_nsec = (long)w[2];

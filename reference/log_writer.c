@@ -47,7 +47,7 @@ static int write_at(int fd, const void *buf, size_t n, uint64_t off)
     return 0;
 }
 
-/* ---- creation ------------------------------------------------------------------ */
+/* ---- slots, little-endian whatever the host (LOGFORMAT section 1) ------------------ */
 
 static int host_big_endian(void)
 {
@@ -56,6 +56,28 @@ static int host_big_endian(void)
     memcpy(&first, &one, 1);
     return first == 0;
 }
+
+/* Writes n slots at off, little-endian: the same bytes on every host, so
+ * that a scenario gives the same log everywhere (issue 14). */
+static int write_slots_at(int fd, const traceevent_t *s, size_t n, uint64_t off)
+{
+    if (!host_big_endian())
+        return write_at(fd, s, n * sizeof *s, off);
+    unsigned char buf[256 * sizeof(traceevent_t)];
+    while (n > 0) {
+        size_t k = n < 256 ? n : 256;
+        trace_file_slots_le(s, k, buf);
+        int rc = write_at(fd, buf, k * sizeof *s, off);
+        if (rc != 0)
+            return rc;
+        s += k;
+        n -= k;
+        off += k * sizeof *s;
+    }
+    return 0;
+}
+
+/* ---- creation ------------------------------------------------------------------ */
 
 /* The header text (LOGFORMAT section 1); *len its length. */
 static char *build_header(const trace_attr_t *attr, const struct log_geometry *g, size_t *len)
@@ -78,7 +100,7 @@ static char *build_header(const trace_attr_t *attr, const struct log_geometry *g
         .cycles_per_sec = 1000000000u, .cpu_num = SLOT_NCPUS,
         .sysname = "posixtrace", .nodename = "posixtrace", .sys_release = "0.1",
         .sys_version = "reference",
-        .machine = host_big_endian() ? "big-endian" : "little-endian",
+        .machine = "little-endian", .order = TRACE_FILE_LITTLE_ENDIAN,
         .extra = extra, .nextra = sizeof extra / sizeof extra[0],
     };
     size_t n = 0;
@@ -187,7 +209,7 @@ int log_writer_create(struct log_writer *w, int fd, const trace_attr_t *attr,
         /* Header and metadata area in one write, then a file of that length
          * (an older, longer file is cut). */
         memcpy(file, header, hlen);
-        memcpy(file + hlen, area, LOG_META_BYTES);
+        trace_file_slots_le(area, LOG_META_SLOTS, file + hlen);
         rc = write_at(fd, file, hlen + LOG_META_BYTES, 0);
         if (rc == 0 && ftruncate(fd, (off_t)(hlen + LOG_META_BYTES)) != 0)
             rc = errno;
@@ -236,7 +258,7 @@ void log_writer_sync(struct log_writer *w)
         /* A reused slot: wiped first, so that a cut write never lets the
          * records of the segment that was there show through. */
         w->zeros[0] = buffer_slot(w, 1);
-        rc = write_at(w->fd, w->zeros, w->g.seg_bytes, off);
+        rc = write_slots_at(w->fd, w->zeros, w->g.seg_bytes / sizeof(traceevent_t), off);
         memset(&w->zeros[0], 0, sizeof w->zeros[0]);
         if (rc != 0) {
             note(w, rc);
@@ -245,12 +267,12 @@ void log_writer_sync(struct log_writer *w)
         w->on_disk = 1;
     }
     uint32_t from = w->on_disk > 1 ? w->on_disk : 1;
-    rc = write_at(w->fd, w->seg + from, (w->used - from) * sizeof(traceevent_t),
-                  off + from * sizeof(traceevent_t));
+    rc = write_slots_at(w->fd, w->seg + from, w->used - from,
+                        off + from * sizeof(traceevent_t));
     if (rc == 0) {
         /* The records are there: now the BUFFER slot may count them. */
         traceevent_t b = buffer_slot(w, w->used);
-        rc = write_at(w->fd, &b, sizeof b, off);
+        rc = write_slots_at(w->fd, &b, 1, off);
     }
     if (rc != 0) {
         note(w, rc);
@@ -355,17 +377,17 @@ void log_writer_write_meta(struct log_writer *w, struct log_status *st)
      * says the metadata is up to date. */
     while (from = w->names_slot,
            (n = encode_names(w, names, sizeof names / sizeof names[0])) > 0)
-        note(w, write_at(w->fd, names, n * sizeof(traceevent_t),
-                         w->g.meta_off + (uint64_t)from * sizeof(traceevent_t)));
+        note(w, write_slots_at(w->fd, names, n,
+                               w->g.meta_off + (uint64_t)from * sizeof(traceevent_t)));
     uint32_t words[LOG_STATUS_WORDS];
     traceevent_t rec[LOG_STATUS_SLOTS];
     st->counter = ++w->meta_counter;
     status_fill(w, st);
     log_status_words(st, words);
     meta_record(LOG_CODE_STATUS, st->counter, words, LOG_STATUS_WORDS, rec, LOG_STATUS_SLOTS);
-    note(w, write_at(w->fd, rec, sizeof rec,
-                     w->g.meta_off + LOG_META_STATUS_SLOT(st->counter & 1u) *
-                                     sizeof(traceevent_t)));
+    note(w, write_slots_at(w->fd, rec, LOG_STATUS_SLOTS,
+                           w->g.meta_off + LOG_META_STATUS_SLOT(st->counter & 1u) *
+                                           sizeof(traceevent_t)));
 }
 
 int log_writer_take_error(struct log_writer *w)

@@ -48,7 +48,7 @@ static inline unsigned char *ring_buf(const struct ring *r)
      * or the compiler takes a write to it for an overflow of *r. */
     uintptr_t base = (uintptr_t)r;
     __asm__("" : "+r"(base));
-    return (unsigned char *)(base + r->off);
+    return (unsigned char *)(base + (uintptr_t)r->off);   /* off < the mapping's size */
 }
 
 /* The capacity of a ring of at least `bytes` bytes (a power of two). */

@@ -149,7 +149,9 @@ int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t c
     put_pair(&o, "DATE", m->date);
     put_pair(&o, "VER_MAJOR", TRACE_FILE_VER_MAJOR);
     put_pair(&o, "VER_MINOR", TRACE_FILE_VER_MINOR);
-    put_pair(&o, host_big_endian() ? "BIG_ENDIAN" : "LITTLE_ENDIAN", "TRUE");
+    int big = m->order == TRACE_FILE_HOST_ORDER ? host_big_endian()
+                                                : m->order == TRACE_FILE_BIG_ENDIAN;
+    put_pair(&o, big ? "BIG_ENDIAN" : "LITTLE_ENDIAN", "TRUE");
     put_pair(&o, "ENCODING", TRACE_FILE_ENCODING);
     put_pair(&o, "BOOT_DATE", m->boot_date);
     put_num(&o, "CYCLES_PER_SEC", m->cycles_per_sec);
@@ -168,6 +170,19 @@ int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t c
     if (o.len > TRACE_FILE_HEADER_MAX || m->nextra + NSTD > TRACE_FILE_ATTRS_MAX)
         return EINVAL;     /* a reader would refuse it */
     return o.len <= cap ? 0 : ENOSPC;
+}
+
+void trace_file_slots_le(const traceevent_t *s, size_t n, unsigned char *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t w[4] = { s[i].header, s[i].data[0], s[i].data[1], s[i].data[2] };
+        for (int j = 0; j < 4; j++, out += 4) {
+            out[0] = (unsigned char)w[j];
+            out[1] = (unsigned char)(w[j] >> 8);
+            out[2] = (unsigned char)(w[j] >> 16);
+            out[3] = (unsigned char)(w[j] >> 24);
+        }
+    }
 }
 
 int trace_file_write_header(FILE *f, const struct trace_file_meta *m)

@@ -44,7 +44,13 @@ struct trace_file_meta {
     size_t syspage_len;
     const struct trace_file_attr *extra;    /* written after SYSPAGE_LEN */
     size_t nextra;
+    int order;      /* the byte order the header declares: TRACE_FILE_HOST_ORDER
+                     * (0), or the writer's fixed one: TRACE_FILE_LITTLE_ENDIAN */
 };
+
+#define TRACE_FILE_HOST_ORDER     0
+#define TRACE_FILE_LITTLE_ENDIAN  1
+#define TRACE_FILE_BIG_ENDIAN     2
 
 /* Writes the header text (without the system page) into buf[0..cap-1].
  * *len is set to its length, also when it does not fit.  0; ENOSPC (too
@@ -54,6 +60,11 @@ struct trace_file_meta {
  * header longer than TRACE_FILE_HEADER_MAX. */
 int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t cap,
                             size_t *len);
+
+/* n slots as the little-endian bytes of a file (n * 16 bytes at out), whatever
+ * the host's order: the simulator's .kev files and the trace logs are the
+ * same bytes on every host. */
+void trace_file_slots_le(const traceevent_t *s, size_t n, unsigned char *out);
 
 /* Writes the header and the system page to f.  0, an error of
  * trace_file_header_build, ENOMEM, or EIO if f refuses the bytes. */

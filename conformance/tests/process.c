@@ -50,6 +50,7 @@
 #include <sys/wait.h>
 #include "ct.h"
 #include "ct_stream.h"
+#include "ct_exec.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -266,7 +267,7 @@ static void exec_role(const char *exe, const char *role, int fd)
     setenv("CT_PROCESS_ROLE", role, 1);
     setenv("CT_PROCESS_FD", fdbuf, 1);
     char *argv[] = { (char *)"ct-process-role", NULL };
-    execv(exe, argv);
+    ct_execv(exe, argv);     /* through the test wrapper, if any */
 }
 
 /* ---- a trace id in a child --------------------------------------------------------------- */

@@ -83,7 +83,7 @@ def test_wrong_soname_is_named(vendor, tmp_path):
 def test_cross_compiling_skips_the_run_or_uses_target_run(vendor, tmp_path):
     p = configure(tmp_path, "-L%s -lvtrace" % vendor, "CROSS_COMPILING=yes")
     assert p.returncode == 0, p.stdout
-    assert "loads and runs... not run (cross-compiling, no TARGET_RUN): assumed" in p.stdout
+    assert "loads and runs... not run (cross-compiling, no test wrapper): assumed" in p.stdout
     shutil.rmtree(str(tmp_path / "tree"))
     # TARGET_RUN is put before the command: here a wrapper that makes it load.
     p = configure(tmp_path, "-L%s -lvtrace" % vendor, "CROSS_COMPILING=yes",
