@@ -177,8 +177,9 @@ int kv_is_check(const struct kv_line *l);
 /* A vector of several rules whose check has no tag, or a tag that is not a
  * rule of the header: -1 with "PATH:LINE: what", else 0. */
 int kv_rules_lint(const struct kv_vector *v, char *msg, size_t size);
-/* The rules a line serves, joined with ", " into out. */
-void kv_rules_of(const struct kv_vector *v, const struct kv_line *l, char *out, size_t size);
+/* The rules a failure of line l blames (those it serves, or the one the
+ * failure names; l NULL: all), joined with ", " into out. */
+void kv_rules_blamed(const struct kv_run *r, const struct kv_line *l, char *out, size_t size);
 /* The run is about to start / the checks of lines [from, to] ran and passed. */
 int kv_rules_start(struct kv_run *r, const struct kv_vector *v);
 void kv_rules_ran(struct kv_run *r, const struct kv_line *from, const struct kv_line *to);

@@ -104,13 +104,31 @@ int kv_rules_lint(const struct kv_vector *v, char *msg, size_t size)
     return 0;
 }
 
-void kv_rules_of(const struct kv_vector *v, const struct kv_line *l, char *out, size_t size)
+/* The rule the failure names (expect verify: r->fail_rule), when it is one
+ * of those line l serves: then it alone is blamed.  Else NULL. */
+static const char *named_rule(const struct kv_run *r, const struct kv_line *l)
+{
+    for (size_t k = 0; l && r->fail_rule[0] && k < r->v->nrules; k++)
+        if (strcmp(r->v->rule[k], r->fail_rule) == 0 && serves(r->v, l, r->v->rule[k]))
+            return r->v->rule[k];
+    return NULL;
+}
+
+/* Is rule blamed for a failure of line l (NULL: of no line, every rule)? */
+static int blamed(const struct kv_run *r, const struct kv_line *l, const char *rule)
+{
+    const char *named = named_rule(r, l);
+    return named ? strcmp(named, rule) == 0 : l == NULL || serves(r->v, l, rule);
+}
+
+void kv_rules_blamed(const struct kv_run *r, const struct kv_line *l, char *out, size_t size)
 {
     size_t len = 0;
     out[0] = '\0';
-    for (size_t r = 0; r < v->nrules && len < size; r++)
-        if (l == NULL || serves(v, l, v->rule[r]))
-            len += (size_t)snprintf(out + len, size - len, "%s%s", len ? ", " : "", v->rule[r]);
+    for (size_t k = 0; k < r->v->nrules && len < size; k++)
+        if (blamed(r, l, r->v->rule[k]))
+            len += (size_t)snprintf(out + len, size - len, "%s%s", len ? ", " : "",
+                                    r->v->rule[k]);
 }
 
 int kv_rules_start(struct kv_run *r, const struct kv_vector *v)
@@ -143,16 +161,10 @@ char *kv_rules_text(const struct kv_run *r)
     int failed = r->code == KV_FAIL;
     if (r->line_ran == NULL || (r->code != KV_PASS && !failed) || (failed && !r->fail_line))
         return NULL;
-    /* The failure names one of the step's rules (expect verify): that one alone. */
-    const char *named = NULL;
-    for (size_t k = 0; failed && r->fail_rule[0] && k < v->nrules; k++)
-        if (strcmp(v->rule[k], r->fail_rule) == 0 && serves(v, r->fail_line, v->rule[k]))
-            named = v->rule[k];
     struct rule_tally t[KV_MAX_RULES];
     for (size_t k = 0; k < v->nrules; k++) {
-        int blamed = failed && (named ? strcmp(named, v->rule[k]) == 0
-                                      : serves(v, r->fail_line, v->rule[k]));
-        t[k] = (struct rule_tally){ v->rule[k], blamed, 0, 0 };
+        t[k] = (struct rule_tally){ v->rule[k], failed && blamed(r, r->fail_line, v->rule[k]),
+                                    0, 0 };
         for (size_t i = 0; i < v->nlines; i++) {
             const struct kv_line *l = &v->lines[i];
             if (!kv_checks_here(r, l) || !serves(v, l, v->rule[k]))

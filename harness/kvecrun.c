@@ -44,7 +44,7 @@ int kv_fail(struct kv_run *r, const struct kv_line *l, int code, const char *fmt
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     char rules[256];
-    kv_rules_of(r->v, l, rules, sizeof rules);
+    kv_rules_blamed(r, l, rules, sizeof rules);
     if (snprintf(r->msg, sizeof r->msg, "%s:%u: %s [%s]", r->v->path, l ? l->lineno : 1,
                  what, rules) >= (int)sizeof r->msg)
         r->msg[sizeof r->msg - 2] = '~';    /* cut short: say so */

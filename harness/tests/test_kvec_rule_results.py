@@ -153,6 +153,7 @@ def test_a_check_of_several_rules_blames_the_one_its_failure_names(tmp_path):
            "expect bytes slot 0 hex:01180000  [KSP-1]\n"
     _, code, msg, rules = run_vector(tmp_path, body, head=head)
     assert code == "FAIL" and ": KSP-19: the buffer's first slot" in msg, msg
+    assert msg.endswith("[KSP-19]")
     assert rules["KSP-19"] == ("FAIL", msg)
     assert rules["KSP-24"][0] == "UNTESTED"
     assert rules["KSP-1"] == ("UNRESOLVED", "not reached: the test stopped at a failure of KSP-19")
