@@ -4,6 +4,7 @@
  *
  *   kvecrun.c       command line, the test protocol (--list, --run), running a vector
  *   kvec_parse.c    reading a .kvec file into lines of tokens
+ *   kvec_rules.c    the rule each check serves, the tag lint, RULE-RESULT lines
  *   kvec_ref.c      the reference-only steps: encode, map, fields, compose, stamp,
  *                   sim, and the expectations on the reference's own output
  *   kvec_build.c    building a trace file: file, slot, raw, bytes
@@ -28,12 +29,15 @@ enum { KV_PASS = 0, KV_FAIL = 1, KV_UNRESOLVED = 2, KV_UNSUPPORTED = 3, KV_UNTES
 /* ---- a vector ------------------------------------------------------------------ */
 
 #define KV_MAX_TOKENS 64
+#define KV_MAX_TAGS 16          /* [KSP-n] tags on one step */
+#define KV_MAX_RULES 32         /* rules in a vector's header */
 
 struct kv_line {
     unsigned lineno;
     unsigned ntok;
     char *tok[KV_MAX_TOKENS];   /* quoted strings keep their quotes; unescaped on use */
-    char *rule;                 /* a trailing [KSP-n] tag, or NULL */
+    char *tags[KV_MAX_TAGS];    /* the trailing [KSP-n] tags: the rules the step checks */
+    unsigned ntags;
 };
 
 struct kv_vector {
@@ -41,6 +45,9 @@ struct kv_vector {
     char *id;                   /* ksp.<dir>.<name> */
     char *title;
     char *rules;                /* "KSP-8,KSP-12" */
+    char *rule_text;            /* the same, split: rule[0..nrules-1] point into it */
+    const char *rule[KV_MAX_RULES];
+    size_t nrules;
     char *functions;            /* "" or "slot_encode_words,..." */
     struct kv_line *lines;
     size_t nlines;
@@ -123,6 +130,10 @@ struct kv_run {
     unsigned skipped;           /* reference-only expectations skipped */
     char msg[1024];             /* the failure */
     int code;
+    const struct kv_line *fail_line;    /* the step that failed (kvec_rules.c) */
+    char fail_rule[16];         /* "KSP-n" when the failure names the rule it breaks
+                                   (expect verify): of the step's rules, it alone fails */
+    unsigned char *line_ran;    /* per line: its checks ran and passed (kvec_rules.c) */
 };
 
 /* Fails the run (the first failure wins); returns KV_FAIL or the code. */
@@ -158,6 +169,22 @@ int kv_decode_external(struct kv_run *r, const struct kv_line *l);
 
 /* An error of the vector itself: UNRESOLVED, "vector error: what". */
 int kv_bad_vector(struct kv_run *r, const struct kv_line *l, const char *what);
+
+/* ---- which rule each check serves (kvec_rules.c) ---------------------------- */
+
+/* Is the line a check: expect, =>, or a step with "->"? */
+int kv_is_check(const struct kv_line *l);
+/* A vector of several rules whose check has no tag, or a tag that is not a
+ * rule of the header: -1 with "PATH:LINE: what", else 0. */
+int kv_rules_lint(const struct kv_vector *v, char *msg, size_t size);
+/* The rules a failure of line l blames (those it serves, or the one the
+ * failure names; l NULL: all), joined with ", " into out. */
+void kv_rules_blamed(const struct kv_run *r, const struct kv_line *l, char *out, size_t size);
+/* The run is about to start / the checks of lines [from, to] ran and passed. */
+int kv_rules_start(struct kv_run *r, const struct kv_vector *v);
+void kv_rules_ran(struct kv_run *r, const struct kv_line *from, const struct kv_line *to);
+/* The RULE-RESULT lines of a PASS or FAIL run (to free), or NULL. */
+char *kv_rules_text(const struct kv_run *r);
 
 /* ---- JSON (kvec_json.c) -------------------------------------------------------- */
 

@@ -365,6 +365,7 @@ int kv_expect_decoded(struct kv_run *r, const struct kv_line *l)
         const struct kv_line *x = &v->lines[i];
         if (strcmp(x->tok[0], "expect") || !kv_is_decoder_expect(x))
             continue;
+        unsigned checks = r->checks;
         const char *k = x->tok[1];
         if (strcmp(k, "event") == 0) {
             rc = expect_event(r, x, &next);
@@ -390,6 +391,8 @@ int kv_expect_decoded(struct kv_run *r, const struct kv_line *l)
         } else {
             rc = expect_accounting(r, x);
         }
+        if (rc == KV_PASS && r->checks != checks)
+            kv_rules_ran(r, x, x);
     }
     if (rc == KV_PASS && last_ev && next != r->dec.nev) {
         const struct kv_event *e = &r->dec.ev[next];
@@ -409,6 +412,8 @@ int kv_expect_decoded(struct kv_run *r, const struct kv_line *l)
                 break;
             }
     }
+    if (rc == KV_PASS && want_errors)
+        kv_rules_ran(r, last_err, last_err);    /* "no-errors": checked just above */
     free(used);
     return rc;
 }

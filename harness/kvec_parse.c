@@ -5,8 +5,8 @@
  *
  * A vector: "# title" on its first line, "rules: KSP-n, ..." and optionally
  * "functions: a, b" in its header, then one step per line.  '#' starts a
- * comment at the start of a line or after a blank; a trailing [KSP-n] tag
- * names the rule a step checks (else the vector's rules).
+ * comment at the start of a line or after a blank; trailing [KSP-n] tags
+ * name the rules a step checks (kvec_rules.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -25,7 +25,7 @@ static int say(char *err, size_t errlen, const char *path, unsigned line, const 
 static int tokenize(char *s, struct kv_line *l, const char *path, char *err, size_t errlen)
 {
     l->ntok = 0;
-    l->rule = NULL;
+    l->ntags = 0;
     while (*s) {
         while (*s == ' ' || *s == '\t' || *s == '\r')
             s++;
@@ -49,15 +49,25 @@ static int tokenize(char *s, struct kv_line *l, const char *path, char *err, siz
             *s++ = '\0';
         l->tok[l->ntok++] = start;
     }
-    if (l->ntok > 0) {
-        char *t = l->tok[l->ntok - 1];
+    /* Trailing [KSP-n] tags, kept in the order written. */
+    unsigned first = l->ntok;
+    while (first > 0) {
+        char *t = l->tok[first - 1];
         size_t n = strlen(t);
-        if (n > 2 && t[0] == '[' && t[n - 1] == ']') {
-            t[n - 1] = '\0';
-            l->rule = t + 1;
-            l->ntok--;
-        }
+        if (n <= 2 || t[0] != '[' || t[n - 1] != ']')
+            break;
+        first--;
     }
+    if (l->ntok - first > KV_MAX_TAGS)
+        return say(err, errlen, path, l->lineno, "more than 16 [KSP-n] tags on a step");
+    for (unsigned i = first; i < l->ntok; i++) {
+        char *t = l->tok[i];
+        t[strlen(t) - 1] = '\0';
+        l->tags[l->ntags++] = t + 1;
+    }
+    l->ntok = first;
+    if (first == 0 && l->ntags > 0)
+        return say(err, errlen, path, l->lineno, "a [KSP-n] tag with no step before it");
     return 0;
 }
 
@@ -161,6 +171,18 @@ int kv_load(const char *path, const char *id, struct kv_vector *v, char *err, si
             return say(err, errlen, path, 1, "rules: expected KSP-n, KSP-m, ...");
     if (v->functions == NULL)
         v->functions = list_value("");
+    v->rule_text = list_value(v->rules);
+    if (v->functions == NULL || v->rule_text == NULL)
+        return say(err, errlen, path, 1, "out of memory");
+    for (char *r = v->rule_text; r; ) {
+        char *comma = strchr(r, ',');
+        if (comma)
+            *comma = '\0';
+        if (*r == '\0' || v->nrules == KV_MAX_RULES)
+            return say(err, errlen, path, 1, "rules: expected KSP-n, KSP-m, ... (at most 32)");
+        v->rule[v->nrules++] = r;
+        r = comma ? comma + 1 : NULL;
+    }
     return 0;
 }
 
@@ -171,6 +193,7 @@ void kv_free_vector(struct kv_vector *v)
     free(v->path);
     free(v->id);
     free(v->rules);
+    free(v->rule_text);
     free(v->functions);
     memset(v, 0, sizeof *v);
 }

@@ -493,10 +493,17 @@ static int expect_verify(struct kv_run *r, const struct kv_line *l)
     int linear = !(r->have_sim && r->sim.mode == KSIM_RING);
     int rc = ksim_verify_file(r->file, r->len, linear, &v, err, sizeof err);
     r->checks++;
-    if (rc != 0)
-        return kv_fail(r, l, KV_FAIL, "%llu problems in the simulated trace; the first: %s",
-                       (unsigned long long)v.problems, err);
-    return KV_PASS;
+    if (rc == 0)
+        return KV_PASS;
+    /* Each problem names the rule it breaks ("offset 359: KSP-19: ..."):
+     * verify checks several rules, and a failure blames that one. */
+    const char *k = strncmp(err, "offset ", 7) == 0 ? strstr(err, ": ") : NULL;
+    k = k ? k + 2 : err;
+    size_t n = strncmp(k, "KSP-", 4) == 0 ? strspn(k + 4, "0123456789") : 0;
+    if (r->code == KV_PASS && n > 0 && n < 4 && k[4 + n] == ':')
+        snprintf(r->fail_rule, sizeof r->fail_rule, "%.*s", (int)(4 + n), k);
+    return kv_fail(r, l, KV_FAIL, "%llu problems in the simulated trace; the first: %s",
+                   (unsigned long long)v.problems, err);
 }
 
 /* The end of the header text, from the file itself. */

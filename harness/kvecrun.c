@@ -15,6 +15,7 @@
  *
  *   kvecrun [--dir DIR] [--decoder CMD] [--timeout S] --list | --run ID | --run-all
  *   kvecrun --file PATH         one vector by its path
+ *   kvecrun --check [PATH...]   the vectors' syntax and tags, nothing run
  *   kvecrun --bless ID          print the SHA-256 and write the dumps the reference gives
  */
 #include <dirent.h>
@@ -42,9 +43,13 @@ int kv_fail(struct kv_run *r, const struct kv_line *l, int code, const char *fmt
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    snprintf(r->msg, sizeof r->msg, "%s:%u: %s [%s]", r->v->path, l ? l->lineno : 1, what,
-             l && l->rule ? l->rule : r->v->rules);
+    char rules[256];
+    kv_rules_blamed(r, l, rules, sizeof rules);
+    if (snprintf(r->msg, sizeof r->msg, "%s:%u: %s [%s]", r->v->path, l ? l->lineno : 1,
+                 what, rules) >= (int)sizeof r->msg)
+        r->msg[sizeof r->msg - 2] = '~';    /* cut short: say so */
     r->code = code;
+    r->fail_line = l;
     return code;
 }
 
@@ -181,6 +186,7 @@ static int run_steps(struct kv_run *r)
 
     for (size_t i = 0; i < v->nlines && r->code == KV_PASS; i++) {
         const struct kv_line *l = &v->lines[i];
+        unsigned checks = r->checks;
         if (is(l, "encode")) {
             if (!ext)
                 kv_step_encode(r, &i);
@@ -212,6 +218,8 @@ static int run_steps(struct kv_run *r)
         } else {
             kv_fail(r, l, KV_UNRESOLVED, "vector error: unknown step \"%s\"", l->tok[0]);
         }
+        if (r->code == KV_PASS && r->checks != checks)
+            kv_rules_ran(r, l, &v->lines[i]);   /* an encode step and its => lines */
     }
     if (r->code == KV_PASS)
         kv_expect_decoded(r, NULL);
@@ -227,11 +235,14 @@ static int run_one(const struct config *c, const char *path, const char *id, int
     int code;
 
     memset(&r, 0, sizeof r);
-    if (kv_load(path, id, &v, err, sizeof err) != 0) {
+    if (kv_load(path, id, &v, err, sizeof err) != 0 ||
+        kv_rules_lint(&v, err, sizeof err) != 0) {
         code = KV_UNRESOLVED;
         snprintf(r.msg, sizeof r.msg, "vector error: %s", err);
+    } else if (kv_rules_start(&r, &v) != 0) {
+        code = KV_UNRESOLVED;
+        snprintf(r.msg, sizeof r.msg, "out of memory");
     } else {
-        r.v = &v;
         r.decoder = c->decoder;
         r.external_only = c->decoder != NULL;
         r.timeout = c->timeout;
@@ -250,20 +261,41 @@ static int run_one(const struct config *c, const char *path, const char *id, int
                      r.external_only ? c->decoder : "", r.external_only ? "\"" : "");
         }
     }
-    if (quiet)
+    if (quiet) {
         printf("%-48s %-10s %s\n", id, code_names[code], code == KV_PASS ? "" : r.msg);
-    else
+    } else {
+        /* Each rule's result before RESULT: harness/README.md "One rule blamed". */
+        char *rule_lines = code == KV_PASS || code == KV_FAIL ? kv_rules_text(&r) : NULL;
+        if (rule_lines)
+            fputs(rule_lines, stdout);
+        free(rule_lines);
         printf("RESULT %s %s\n", code_names[code], r.msg);
+    }
+    free(r.line_ran);
     free(r.file);
     kv_decoded_free(&r.dec);
     kv_free_vector(&v);
     return code;
 }
 
+/* --check: the vectors' syntax and tags (kv_rules_lint); nothing is run. */
+static int check_one(const char *path, const char *id)
+{
+    struct kv_vector v;
+    char err[512];
+    int bad = kv_load(path, id, &v, err, sizeof err) != 0 ||
+              kv_rules_lint(&v, err, sizeof err) != 0;
+    if (bad)
+        printf("%s\n", err);
+    kv_free_vector(&v);
+    return bad;
+}
+
 static const char usage[] =
     "usage: kvecrun [--dir DIR] [--decoder CMD] [--timeout S] --list | --run ID | --run-all\n"
     "       kvecrun [--decoder CMD] --file PATH\n"
     "       kvecrun [--dir DIR] --bless ID\n"
+    "       kvecrun [--dir DIR] --check [PATH...]\n"
     "Runs the kernel slot protocol vectors (vectors/ksp/README.md) as tests of KSP-1..25.\n"
     "  --dir DIR      the vectors (default $KSP_VECTORS, else " KVECRUN_VECTORS ")\n"
     "  --decoder CMD  check this decoder instead of the reference's: CMD reads the trace\n"
@@ -274,6 +306,8 @@ static const char usage[] =
     "  --run ID       one vector; the last line is RESULT <CODE> <message>\n"
     "  --run-all      every vector; exit 1 if one fails (against another decoder:\n"
     "                 FAIL or UNRESOLVED)\n"
+    "  --check [PATH...]  the syntax and the [KSP-n] tags of these vectors (default:\n"
+    "                 all), one line FILE:LINE: what for each bad one; exit 2 if one is\n"
     "  --bless ID     print the SHA-256 of the vector's file and write its dumps\n";
 
 int main(int argc, char **argv)
@@ -306,6 +340,14 @@ int main(int argc, char **argv)
             action = a;
             arg = v;
             i++;
+        } else if (strcmp(a, "--check") == 0) {
+            int bad = 0;
+            for (int k = i + 1; k < argc; k++)
+                bad |= check_one(argv[k], argv[k]);
+            if (i + 1 < argc)
+                return bad ? 2 : 0;
+            action = a;
+            break;
         } else if (strcmp(a, "--list") == 0 || strcmp(a, "--run-all") == 0) {
             action = a;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -344,6 +386,10 @@ int main(int argc, char **argv)
             }
             kv_free_vector(&v);
         }
+    } else if (strcmp(action, "--check") == 0) {
+        for (size_t i = 0; i < l.n; i++)
+            if (check_one(l.e[i].path, l.e[i].id))
+                rc = 2;
     } else if (strcmp(action, "--run-all") == 0) {
         unsigned count[5] = { 0 };
         for (size_t i = 0; i < l.n; i++)

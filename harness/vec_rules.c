@@ -19,10 +19,10 @@
  * lines.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "vec_rule_results.h"
 #include "vec_vm.h"
 
 /* An assertion: a step whose mismatch is a FAIL ("->" that asserts more
@@ -105,22 +105,6 @@ static int pending(const struct vm *vm, size_t r)
     return 0;
 }
 
-__attribute__((format(printf, 3, 4)))
-static void add(char **out, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    *out = vec_xrealloc(*out, *len + (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(*out + *len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    *len += (size_t)n;
-}
-
 char *vm_rules_text(struct vm *vm, enum vec_result result, const char *msg)
 {
     const struct vector *v = vm->v;
@@ -131,25 +115,14 @@ char *vm_rules_text(struct vm *vm, enum vec_result result, const char *msg)
     const struct step *f = vm->fail_step ? vm->fail_step : vm->step;
     if (f == NULL)
         return NULL;
-    char *out = NULL, *failed = NULL;
-    size_t len = 0, flen = 0;
-    if (result == VEC_FAIL)
-        for (size_t r = 0; r < v->nrules; r++)
-            if (serves(v, f, r))
-                add(&failed, &flen, "%s%s", flen ? ", " : "", v->rules[r]);
+    struct rule_tally *t = vec_xmalloc((v->nrules ? v->nrules : 1) * sizeof *t);
     for (size_t r = 0; r < v->nrules; r++) {
-        if (result == VEC_FAIL && serves(v, f, r))
-            add(&out, &len, "RULE-RESULT %s FAIL %s\n", v->rules[r], msg);
-        else if (result == VEC_FAIL && pending(vm, r))
-            add(&out, &len, "RULE-RESULT %s UNRESOLVED not reached: the test stopped at a "
-                "failure of %s\n", v->rules[r], failed);
-        else if (vm->rule_ran[r])
-            add(&out, &len, "RULE-RESULT %s PASS %d check%s ran and passed\n", v->rules[r],
-                vm->rule_ran[r], vm->rule_ran[r] == 1 ? "" : "s");
-        else
-            add(&out, &len, "RULE-RESULT %s UNTESTED no portable check of this rule ran\n",
-                v->rules[r]);
+        t[r].id = v->rules[r];
+        t[r].failed = result == VEC_FAIL && serves(v, f, r);
+        t[r].pending = result == VEC_FAIL && pending(vm, r);
+        t[r].ran = vm->rule_ran[r];
     }
-    free(failed);
+    char *out = rule_results_text(t, v->nrules, result == VEC_FAIL, msg);
+    free(t);
     return out;
 }

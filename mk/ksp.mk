@@ -21,8 +21,8 @@
 # runner may start it in any folder.
 
 KVECRUN       = build/harness/kvecrun
-KVECRUN_SRCS  = harness/kvecrun.c $(sort $(wildcard harness/kvec_*.c))
-KVECRUN_HDRS  = harness/kvec.h
+KVECRUN_SRCS  = harness/kvecrun.c $(sort $(wildcard harness/kvec_*.c)) harness/vec_rule_results.c
+KVECRUN_HDRS  = harness/kvec.h harness/vec_rule_results.h
 KSP_MK       := $(lastword $(MAKEFILE_LIST))
 KSP_TRACEDUMP = build/bin/tracedump
 KSP_TRACESIM  = build/bin/tracesim
