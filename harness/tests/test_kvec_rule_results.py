@@ -112,7 +112,7 @@ def test_a_failing_check_blames_its_rule_alone(tmp_path):
     assert code == "FAIL"
     assert msg.startswith("%s:8: slot 1: expected CE" % path) and msg.endswith("[KSP-8]")
     assert rules == {
-        "KSP-7": ("PASS", "1 checks ran and passed"),
+        "KSP-7": ("PASS", "1 check ran and passed"),
         "KSP-8": ("FAIL", msg),
         "KSP-12": ("UNRESOLVED", "not reached: the test stopped at a failure of KSP-8"),
     }
@@ -131,9 +131,9 @@ def test_a_failing_encode_line_blames_the_rules_of_its_slots(tmp_path):
 def test_a_pass_gives_each_rule_its_checks(tmp_path):
     _, code, _, rules = run_vector(tmp_path, SIMPLE + COMBINE % "0x00000000" + DECODED)
     assert code == "PASS"
-    assert rules == {"KSP-7": ("PASS", "1 checks ran and passed"),
+    assert rules == {"KSP-7": ("PASS", "1 check ran and passed"),
                      "KSP-8": ("PASS", "2 checks ran and passed"),    # its two => lines
-                     "KSP-12": ("PASS", "1 checks ran and passed")}
+                     "KSP-12": ("PASS", "1 check ran and passed")}
 
 
 @pytest.mark.skipif(not os.access(TRACEDUMP, os.X_OK), reason="build/bin/tracedump is not built")
@@ -141,7 +141,7 @@ def test_against_another_decoder_the_reference_only_rules_are_untested(tmp_path)
     _, code, _, rules = run_vector(tmp_path, SIMPLE + COMBINE % "0x00000000" + DECODED,
                                    decoder=TRACEDUMP + " --json {file}")
     assert code == "PASS"
-    assert rules["KSP-12"] == ("PASS", "1 checks ran and passed")
+    assert rules["KSP-12"] == ("PASS", "1 check ran and passed")
     assert rules["KSP-7"][0] == rules["KSP-8"][0] == "UNTESTED"
 
 
