@@ -8,6 +8,7 @@
 #include <string.h>
 #include "attr.h"
 #include "log_format.h"
+#include "trace_file.h"
 
 /* ---- geometry ------------------------------------------------------------------ */
 
@@ -117,9 +118,8 @@ static size_t system_data_unit(trace_event_id_t id)
  * host order to the log's little-endian, and back. */
 static void system_data_swap(trace_event_id_t id, unsigned char *d, size_t len)
 {
-    const uint16_t one = 1;
     size_t unit = system_data_unit(id);
-    if (*(const unsigned char *)&one == 1 || unit == 0)
+    if (!trace_file_host_big_endian() || unit == 0)
         return;                                         /* a little-endian host */
     for (size_t at = 0; at + unit <= len; at += unit)
         for (size_t i = 0, j = unit - 1; i < j; i++, j--) {

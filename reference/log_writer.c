@@ -49,19 +49,11 @@ static int write_at(int fd, const void *buf, size_t n, uint64_t off)
 
 /* ---- slots, little-endian whatever the host (LOGFORMAT section 1) ------------------ */
 
-static int host_big_endian(void)
-{
-    const uint32_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 0;
-}
-
 /* Writes n slots at off, little-endian: the same bytes on every host, so
  * that a scenario gives the same log everywhere (issue 14). */
 static int write_slots_at(int fd, const traceevent_t *s, size_t n, uint64_t off)
 {
-    if (!host_big_endian())
+    if (!trace_file_host_big_endian())
         return write_at(fd, s, n * sizeof *s, off);
     unsigned char buf[256 * sizeof(traceevent_t)];
     while (n > 0) {

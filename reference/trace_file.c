@@ -27,7 +27,7 @@ enum { NSTD = sizeof std_keys / sizeof std_keys[0], K_ENDIAN = 4 };
 #define BEGIN_TOKEN  "TRACE_HEADER_BEGIN::"
 #define END_KEY      "HEADER_END"
 
-static int host_big_endian(void)
+int trace_file_host_big_endian(void)
 {
     const uint32_t one = 1;
     unsigned char first;
@@ -149,7 +149,7 @@ int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t c
     put_pair(&o, "DATE", m->date);
     put_pair(&o, "VER_MAJOR", TRACE_FILE_VER_MAJOR);
     put_pair(&o, "VER_MINOR", TRACE_FILE_VER_MINOR);
-    int big = m->order == TRACE_FILE_HOST_ORDER ? host_big_endian()
+    int big = m->order == TRACE_FILE_HOST_ORDER ? trace_file_host_big_endian()
                                                 : m->order == TRACE_FILE_BIG_ENDIAN;
     put_pair(&o, big ? "BIG_ENDIAN" : "LITTLE_ENDIAN", "TRUE");
     put_pair(&o, "ENCODING", TRACE_FILE_ENCODING);
@@ -286,7 +286,7 @@ static int check_attr(struct trace_file_info *info, unsigned i, const char *k, c
         if (strcmp(v, "TRUE") != 0)
             return fail(err, errlen, EINVAL, at, "malformed header: TRACE_%s:: is \"%s\", "
                         "not TRUE", k, shown(v, tmp, sizeof tmp));
-        info->swap = info->big_endian != host_big_endian();
+        info->swap = info->big_endian != trace_file_host_big_endian();
         return 0;
     }
     if (strcmp(k, std_keys[i]) != 0)

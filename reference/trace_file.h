@@ -61,6 +61,11 @@ struct trace_file_meta {
 int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t cap,
                             size_t *len);
 
+/* 1 if this host stores integers big-endian (the order a header declares
+ * with TRACE_FILE_HOST_ORDER, and what the writers of little-endian files
+ * convert from), else 0. */
+int trace_file_host_big_endian(void);
+
 /* n slots as the little-endian bytes of a file (n * 16 bytes at out), whatever
  * the host's order: the simulator's .kev files and the trace logs are the
  * same bytes on every host. */

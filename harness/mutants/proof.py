@@ -89,7 +89,7 @@ def line(v):
                            "blamed" if v["blamed"] else "MISSED")
     extra = "  (+%d other rule%s)" % (len(v["other"]), "" if len(v["other"]) == 1 else "s") \
         if v["other"] else ""
-    return "  %s  %-34s %s: %s%s" % (flags, v["name"], v["rule"], v["rule_result"], extra)
+    return "%s  %-34s %s: %s%s" % (flags, v["name"], v["rule"], v["rule_result"], extra)
 
 
 def percent(n, d):
@@ -151,7 +151,7 @@ def run(names, reports, verbose, out=sys.stdout):
             for i, f in enumerate(futures, 1):
                 v, doc = f.result()
                 verdicts.append(v)
-                out.write("  [%d/%d]%s  %.0f s\n" % (i, len(todo), line(v)[1:], v["duration_s"]))
+                out.write("  [%d/%d] %s  %.0f s\n" % (i, len(todo), line(v), v["duration_s"]))
                 if verbose or not v["blamed"]:
                     now = {r["id"]: r["result"] for r in doc["rules"]}
                     for rid in v["changed"]:
