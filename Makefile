@@ -2,7 +2,7 @@
 #
 # ./configure writes config.mk (toolchain, test tools, implementation under
 # test); this file reads it.  Sources are found by wildcard: every
-# reference/*.c is part of the library, every reference/tools/*.c is a tool,
+# reference/LAYER/*.c is part of the library, every reference/tools/*.c is a tool,
 # every reference/tests/*.c goes into the one Check runner, every
 # reference/bench/*.c is a benchmark.  Everything built goes under build/.
 #
@@ -55,7 +55,10 @@ ALL_LDFLAGS = $(LDFLAGS) $(LDFLAGS_AUTO)
 
 # ---- what there is to build -----------------------------------------------
 
-LIB_SRCS   = $(wildcard reference/*.c)
+# The library: every folder of reference/ but its tools, tests and benches
+# (reference/DESIGN.md maps the folders; the same rule in harness/mutants/build.py).
+LIB_DIRS   = $(filter-out tools tests bench,$(patsubst reference/%/.,%,$(wildcard reference/*/.)))
+LIB_SRCS   = $(foreach d,$(LIB_DIRS),$(wildcard reference/$(d)/*.c))
 TOOL_SRCS  = $(wildcard reference/tools/*.c)
 TEST_SRCS  = $(wildcard reference/tests/*.c)
 BENCH_SRCS = $(wildcard reference/bench/*.c)

@@ -1,7 +1,7 @@
 /*
  * fuzz_log_reader.c -- libFuzzer target: the trace log reader
- * (reference/log_reader.c, LOGFORMAT section 8) and tracedump's POSIX view
- * (reference/dump_posix.c) on any input.  Built with clang
+ * (reference/log/log_reader.c, LOGFORMAT section 8) and tracedump's POSIX view
+ * (reference/dump/dump_posix.c) on any input.  Built with clang
  * -fsanitize=fuzzer,address,undefined by 'make fuzz-log' (mk/log.mk); the
  * seed corpus is fuzz/corpus/log_reader/ (fuzz/make_log_corpus.c).
  *
@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dump.h"
-#include "log_reader.h"
+#include "dump/dump.h"
+#include "log/log_reader.h"
 
 static void check(int ok)
 {

@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dump.h"
-#include "slot_codec.h"
-#include "trace_file.h"
+#include "dump/dump.h"
+#include "slot/slot_codec.h"
+#include "slot/trace_file.h"
 
 struct tally {
     uint64_t slots_delivered;

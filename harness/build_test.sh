@@ -13,7 +13,7 @@
 # objects and the rest -> OUT ("LINKER -o OUT OBJ [probe objects] REST"); an
 # object of REST that did not compile (its OBJECT.log says BUILD-ERROR: the
 # framework ct.o) makes the program a "BUILD-ERROR framework" without a link.
-# program: a program of the harness, WHAT (e.g. harness/vecrun.c), compiled
+# program: a program of the harness, WHAT (e.g. harness/vec/vecrun.c), compiled
 # and linked at once ("CC ARGS -o OUT"), its log OUT.build.log, its step
 # "compile" or "link" from the compiler's messages; CONSEQUENCE says on
 # stderr what its failure means for the run.

@@ -1,5 +1,5 @@
 """The options the implementation under test supports, from its headers'
-macros, for a run without the implementation profile (harness/profile.c did
+macros, for a run without the implementation profile (harness/profile/profile.c did
 not build against it): the preprocessor's view of _POSIX_TRACE,
 _POSIX_TRACE_EVENT_FILTER, _POSIX_TRACE_INHERIT and _POSIX_TRACE_LOG in
 <unistd.h> and <trace.h>, compiled as the tests are (CC and TRACE_CFLAGS of

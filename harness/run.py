@@ -300,7 +300,7 @@ def discover(root, build, impl, vectors_dir, use_vectors):
     # vecrun that did not build (its build log says BUILD-ERROR): its vectors
     # are read from the .vec files and reported BUILD-ERROR.
     vecrun_failed = use_vectors and os.path.isdir(vectors_dir) and build_results.failed_program(
-        vecrun, "vecrun", os.path.join(root, "harness", "vecrun.c"), root,
+        vecrun, "vecrun", os.path.join(root, "harness", "vec", "vecrun.c"), root,
         lister=lambda exe: vector_list.tests(vectors_dir, exe))
     if vecrun_failed:
         exes.append(vecrun_failed)
@@ -372,7 +372,7 @@ def run_profile(path, timeout=20.0):
         failure = path and build_results.read_build_log(path + ".build.log")
         if failure:
             # harness/build_test.sh kept why it did not build.
-            return {"error": "the implementation profile did not build: harness/profile.c "
+            return {"error": "the implementation profile did not build: harness/profile/profile.c "
                     "does not %s against the implementation under test: %s (log: %s); "
                     "the run goes on without it" % (failure.step, (failure.errors or [
                         "(no error line in the log)"])[0], os.path.relpath(failure.log_path)),

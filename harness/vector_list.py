@@ -3,9 +3,9 @@ interpreter: what `build/harness/vecrun --dir DIR --list` gives, for when
 vecrun did not build against the implementation under test (its tests are
 then reported BUILD-ERROR, harness/build_results.py).
 
-It follows harness/vecrun.c (walk(): the folders depth first, names sorted
+It follows harness/vec/vecrun.c (walk(): the folders depth first, names sorted
 bytewise, [a-z0-9_-] names only, test id "vec." and the path with dots) and
-harness/vec_lex.c (vec_load(): the "# title" line, then the header fields
+harness/vec/vec_lex.c (vec_load(): the "# title" line, then the header fields
 "rules:" and "options:" before the first step).  harness/tests/
 test_vector_list.py compares the two on vectors/, so that they cannot drift.
 

@@ -49,7 +49,7 @@ int posixtrace_attr_getsimclock(const trace_attr_t *attr, int *enabled,
  * whose pthread_t is reused counts as the same thread), a null program
  * address, and the CPU the thread chose with posixtrace_sim_setcpu() or -1
  * (unknown).  With the simulated clock, the same program then writes the
- * same trace log, byte for byte (reference/LOGFORMAT.md section 9).
+ * same trace log, byte for byte (reference/log/LOGFORMAT.md section 9).
  * EINVAL: attr not initialised, pid not positive. */
 int posixtrace_attr_setsimorigin(trace_attr_t *attr, pid_t pid);
 

@@ -1,6 +1,6 @@
 # mk/harness.mk -- the conformance harness: builds the portable tests
 # (conformance/tests/NAME.c, one program per file, with the framework ct.c) and
-# the implementation profile (harness/profile.c) against the implementation
+# the implementation profile (harness/profile/profile.c) against the implementation
 # under test, and runs them with harness/run.py.  See harness/README.md.
 #
 # Included by the Makefile; reads config.mk: CC, CFLAGS, CFLAGS_AUTO,
@@ -37,10 +37,10 @@ LIB_A      ?= build/lib/libposixtrace.a
 TRACE_DEPS ?= $(if $(filter reference,$(IMPL)),$(LIB_A))
 PYTHON     ?= python3
 
-# The vector interpreter is the vector helper's (harness/vecrun.c and its own
+# The vector interpreter is the vector helper's (harness/vec/vecrun.c and its own
 # rule in mk/vectors.mk), built against the implementation under test like
 # the tests.
-HARNESS_VECRUN = $(if $(and $(wildcard harness/vecrun.c),$(wildcard mk/vectors.mk)),$(VECRUN))
+HARNESS_VECRUN = $(if $(and $(wildcard harness/vec/vecrun.c),$(wildcard mk/vectors.mk)),$(VECRUN))
 
 # configure --trace-options=LIST: the options taken as supported, at compile
 # time too (ct.h's CT_HAVE_TEF, ...).
@@ -134,7 +134,7 @@ $(CT_PROBED): build/conformance/%: conformance/probes/%.c harness/probe.sh
 # The profile: when it does not build against the implementation under test,
 # the run goes on without it (harness/run.py says so in every report, and
 # takes the options from configure's --trace-options or the header's macros).
-$(PROFILE): harness/profile.c $(TRACE_DEPS) config.mk $(HARNESS_MK) harness/build_test.sh
+$(PROFILE): harness/profile/profile.c $(TRACE_DEPS) config.mk $(HARNESS_MK) harness/build_test.sh
 	@mkdir -p $(@D) build/harness/deps
 	sh harness/build_test.sh program $< $@ 'the run goes on without the implementation profile' \
 	    $(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) $< $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread

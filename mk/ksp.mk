@@ -1,5 +1,5 @@
 # mk/ksp.mk -- the kernel slot protocol's vectors, fuzzing and acceptance run
-# (vectors/ksp/README.md, fuzz/README.md, reference/KERNEL.md).
+# (vectors/ksp/README.md, fuzz/README.md, reference/kernel/KERNEL.md).
 #
 #   make check-ksp           every KSP vector against the reference (any result
 #                            but PASS fails), then the decoder vectors against
@@ -21,8 +21,8 @@
 # runner may start it in any folder.
 
 KVECRUN       = build/harness/kvecrun
-KVECRUN_SRCS  = harness/kvecrun.c $(sort $(wildcard harness/kvec_*.c)) harness/vec_rule_results.c
-KVECRUN_HDRS  = harness/kvec.h harness/vec_rule_results.h
+KVECRUN_SRCS  = harness/kvec/kvecrun.c $(sort $(wildcard harness/kvec/kvec_*.c)) harness/common/vec_rule_results.c
+KVECRUN_HDRS  = harness/kvec/kvec.h harness/common/vec_rule_results.h
 KSP_MK       := $(lastword $(MAKEFILE_LIST))
 KSP_TRACEDUMP = build/bin/tracedump
 KSP_TRACESIM  = build/bin/tracesim
@@ -49,12 +49,12 @@ check-ksp: $(KVECRUN) $(KSP_TRACEDUMP)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGET   = build/fuzz/fuzz_slot_decoder
 FUZZ_CORPUS   = fuzz/corpus/slot_decoder
-FUZZ_SRCS     = fuzz/fuzz_slot_decoder.c reference/slot_decode.c reference/slot_encode.c \
-                reference/trace_file.c $(wildcard reference/dump_*.c)
+FUZZ_SRCS     = fuzz/fuzz_slot_decoder.c reference/slot/slot_decode.c reference/slot/slot_encode.c \
+                reference/slot/trace_file.c $(wildcard reference/dump/*.c)
 
 fuzz-build: $(FUZZ_TARGET)
 
-$(FUZZ_TARGET): $(FUZZ_SRCS) $(wildcard reference/*.h) config.mk $(KSP_MK)
+$(FUZZ_TARGET): $(FUZZ_SRCS) $(wildcard reference/*/*.h) config.mk $(KSP_MK)
 ifeq ($(CLANG),)
 	@echo "error: fuzzing needs clang (with libFuzzer: libclang-rt-dev): install it and run ./configure again."; exit 1
 endif

@@ -1,4 +1,4 @@
-# mk/log.mk -- fuzzing the trace log reader (reference/LOGFORMAT.md section 8,
+# mk/log.mk -- fuzzing the trace log reader (reference/log/LOGFORMAT.md section 8,
 # fuzz/README.md):
 #
 #   make fuzz-log [FUZZ_SECONDS=60]
@@ -17,11 +17,11 @@ FUZZ_LOG_CORPUS  = fuzz/corpus/log_reader
 LOG_MK          := $(lastword $(MAKEFILE_LIST))
 
 # What reading a log takes besides the slot codec and the trace file.
-LOG_READER_SRCS  = reference/log_reader.c reference/log_records.c reference/event_names.c \
-                   reference/shm.c reference/shm_lock.c \
-                   reference/attr.c
-FUZZ_LOG_SRCS    = fuzz/fuzz_log_reader.c $(LOG_READER_SRCS) reference/slot_decode.c \
-                   reference/slot_encode.c reference/trace_file.c $(wildcard reference/dump_*.c)
+LOG_READER_SRCS  = reference/log/log_reader.c reference/log/log_records.c reference/stream/event_names.c \
+                   reference/shm/shm.c reference/shm/shm_lock.c \
+                   reference/stream/attr.c
+FUZZ_LOG_SRCS    = fuzz/fuzz_log_reader.c $(LOG_READER_SRCS) reference/slot/slot_decode.c \
+                   reference/slot/slot_encode.c reference/slot/trace_file.c $(wildcard reference/dump/*.c)
 
 # The slot decoder's target (mk/ksp.mk) compiles tracedump's library, whose
 # POSIX view (dump_posix.c) reads logs: it needs the log reader too.  Its
@@ -32,7 +32,7 @@ FUZZ_SRCS += $(LOG_READER_SRCS)
 
 fuzz-log-build: $(FUZZ_LOG_TARGET)
 
-$(FUZZ_LOG_TARGET): $(FUZZ_LOG_SRCS) $(wildcard reference/*.h) config.mk $(LOG_MK)
+$(FUZZ_LOG_TARGET): $(FUZZ_LOG_SRCS) $(wildcard reference/*/*.h) config.mk $(LOG_MK)
 ifeq ($(CLANG),)
 	@echo "error: fuzzing needs clang (with libFuzzer: libclang-rt-dev): install it and run ./configure again."; exit 1
 endif
@@ -58,13 +58,13 @@ fuzz-log-corpus: build/fuzz/make_log_corpus
 	@mkdir -p $(FUZZ_LOG_CORPUS)
 	build/fuzz/make_log_corpus $(FUZZ_LOG_CORPUS)
 
-# The golden trace logs (vectors/trl/logs/, harness/golden_logs.c): the
+# The golden trace logs (vectors/trl/logs/, harness/golden/golden_logs.c): the
 # reference's log bytes pinned for a few deterministic scenarios.
 # 'make check' compares them; 'make bless-logs' rewrites them on purpose
 # (with a readable dump beside each, for review).
 GOLDEN_LOGS = build/harness/golden_logs
 
-$(GOLDEN_LOGS): harness/golden_logs.c $(LIB_A) config.mk mk/log.mk
+$(GOLDEN_LOGS): harness/golden/golden_logs.c $(LIB_A) config.mk mk/log.mk
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CFLAGS_AUTO) -o $@ $< $(LIB_A) $(LDFLAGS) -pthread
 

@@ -12,8 +12,8 @@
 # rewrites a vector.
 
 VECRUN     ?= build/harness/vecrun
-VECRUN_SRCS = harness/vecrun.c $(sort $(wildcard harness/vec_*.c))
-VECRUN_HDRS = $(wildcard harness/vec_*.h) conformance/tests/ct_exec.h
+VECRUN_SRCS = harness/vec/vecrun.c $(sort $(wildcard harness/vec/vec_*.c)) harness/common/vec_rule_results.c
+VECRUN_HDRS = $(wildcard harness/vec/vec_*.h harness/common/*.h) conformance/tests/ct_exec.h
 VECRUN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(LFS_CFLAGS) -pthread -Wall -Wextra \
                 $(if $(filter reference,$(IMPL)),-DVECRUN_EXACT $(CFLAGS) $(CFLAGS_AUTO), \
                      $(CFLAGS) $(filter-out -Werror,$(CFLAGS_AUTO)))
@@ -31,7 +31,7 @@ vecrun: $(VECRUN)
 $(VECRUN): $(VECRUN_SRCS) $(VECRUN_HDRS) conformance/tests/ct_notes.h $(TRACE_DEPS) config.mk mk/vectors.mk \
            harness/build_test.sh
 	@mkdir -p $(@D)
-	sh harness/build_test.sh program harness/vecrun.c $@ 'the report gives every vector BUILD-ERROR' \
+	sh harness/build_test.sh program harness/vec/vecrun.c $@ 'the report gives every vector BUILD-ERROR' \
 	    $(CC) $(VECRUN_CFLAGS) $(TRACE_CFLAGS) $(VECRUN_SRCS) $(LDFLAGS) $(LDFLAGS_AUTO) $(TRACE_LIBS)
 
 # vecrun_built: stops a target that runs vecrun when it did not build.

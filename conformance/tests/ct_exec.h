@@ -11,7 +11,7 @@
  * image (/proc/self/exe) is resolved first: in the wrapper it would name the
  * wrapper's own program (the shell, the emulator); qemu-user answers the
  * readlink with the emulated program's path.  Used by conformance/tests/process.c
- * and the vector interpreter (harness/vec_steps_process.c).
+ * and the vector interpreter (harness/vec/vec_steps_process.c).
  */
 #ifndef CT_EXEC_H
 #define CT_EXEC_H

@@ -1,7 +1,7 @@
 /*
  * ct_notes.h -- the page of notes a test keeps for the runner, shared by the
  * portable tests' framework (ct.c) and the vector interpreter
- * (harness/vec_progress.c).  harness/run.py names a file in CT_PROGRESS; the
+ * (harness/vec/vec_progress.c).  harness/run.py names a file in CT_PROGRESS; the
  * test maps it and keeps there, NUL-terminated, the trace call it is in
  * ("call <function> <file>:<line>", "returned ..." after, "stopped ..." when
  * CT_STOP_AT named it) in the first CT_NOTE bytes and the last check that

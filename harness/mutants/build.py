@@ -25,6 +25,11 @@ import sys
 CC = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or "cc"
 JOBS = max(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2)
 BASE_CFLAGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-O1", "-g0"]
+# The library's sources: every folder of reference/ but its tools, tests and
+# benches (the Makefile's LIB_DIRS, by the same rule).
+LIB_DIRS = sorted(d for d in os.listdir(os.path.join(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))), "reference"))
+    if d not in ("tools", "tests", "bench") and not d.endswith(".md"))
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 
@@ -58,8 +63,10 @@ class Implementation:
         self.changed = set()
         for d in (self.src, self.include, self.obj, os.path.dirname(self.lib)):
             os.makedirs(d, exist_ok=True)
-        for f in glob.glob(os.path.join(repo, "reference", "*.[ch]")):
-            shutil.copy(f, self.src)
+        # The library's layer folders, kept as folders: its includes name them.
+        for d in LIB_DIRS:
+            shutil.copytree(os.path.join(repo, "reference", d), os.path.join(self.src, d),
+                            ignore=shutil.ignore_patterns("*.md"))
         shutil.copytree(os.path.join(repo, "include"), self.include, dirs_exist_ok=True)
 
     def edit(self, edits, label="edit"):
@@ -73,7 +80,7 @@ class Implementation:
         self.changed.add("*")
 
     def sources(self):
-        return sorted(glob.glob(os.path.join(self.src, "*.c")))
+        return sorted(glob.glob(os.path.join(self.src, "*", "*.c")))
 
     def _compile(self, objdir, base_objdir, flags=()):
         """Compiles the sources into objdir, copying the base's objects (from
@@ -81,9 +88,9 @@ class Implementation:
         os.makedirs(objdir, exist_ok=True)
         jobs = []
         for src in self.sources():
-            name = os.path.basename(src)
-            obj = os.path.join(objdir, name[:-2] + ".o")
-            base_obj = base_objdir and os.path.join(base_objdir, name[:-2] + ".o")
+            name = os.path.relpath(src, self.src)          # as the edits name it
+            obj = os.path.join(objdir, name[:-2].replace(os.sep, "_") + ".o")
+            base_obj = base_objdir and os.path.join(base_objdir, os.path.basename(obj))
             if base_obj and "*" not in self.changed and name not in self.changed \
                     and os.path.exists(base_obj):
                 shutil.copy(base_obj, obj)
@@ -154,7 +161,7 @@ class TestPrograms:
         ct = os.path.join(tests_dir, "ct.c")
         jobs.append((_build_test, repo, "compile", "ct", os.path.relpath(ct, repo),
                      os.path.join(objdir, "ct.o"), CC, *self.flags))
-        profile = os.path.join(repo, "harness", "profile.c")
+        profile = os.path.join(repo, "harness", "profile", "profile.c")
         jobs.append((_cc, self.flags + ["-c", "-o", os.path.join(objdir, "profile.o"), profile],
                      "compiling %s" % profile))
         _parallel(jobs)

@@ -26,7 +26,7 @@ MUTANTS = [
         "name": "start-no-start-event",
         "rule": "start.start-event",
         "what": "posix_trace_start sets RUNNING but records no START event",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    stream_put(s, POSIX_TRACE_START, &s->filter, sizeof s->filter, 0, &o);\n"
                    "    s->run = POSIX_TRACE_RUNNING;                       /* S0226 */",
                    "    (void)o;\n"
@@ -39,7 +39,7 @@ MUTANTS = [
         "name": "start-records-twice",
         "rule": "start.already-running",
         "what": "posix_trace_start on a running stream records another START",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    if (s->run == POSIX_TRACE_RUNNING || s->autostopped) {",
                    "    if (s->autostopped) {")],
         "collateral": [],
@@ -48,7 +48,7 @@ MUTANTS = [
         "name": "stop-no-stop-event",
         "rule": "stop.stop-event",
         "what": "posix_trace_stop sets SUSPENDED but records no STOP event",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    stream_put(s, POSIX_TRACE_STOP, &automatic, sizeof automatic, 0, &o);\n",
                    "    (void)automatic;\n")],
         "collateral": ["xsh211.stop-data*", "xsh211.sysevent-*", "xsh211.sysevents-*",
@@ -58,7 +58,7 @@ MUTANTS = [
         "name": "stop-data-auto",
         "rule": "xsh211.stop-data-explicit",
         "what": "the STOP of posix_trace_stop carries a nonzero auto flag",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    int automatic = 0;\n    stream_origin(s, &o, __builtin_return_address(0));",
                    "    int automatic = 1;\n    stream_origin(s, &o, __builtin_return_address(0));")],
         "collateral": [],
@@ -67,7 +67,7 @@ MUTANTS = [
         "name": "stop-records-twice",
         "rule": "stop.already-suspended",
         "what": "posix_trace_stop on a suspended stream records another STOP",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    if (s->run == POSIX_TRACE_SUSPENDED) {\n"
                    "        stream_release(s);                              /* S0230, S0231 */",
                    "    if (0) {\n"
@@ -78,10 +78,10 @@ MUTANTS = [
         "name": "create-running",
         "rule": "create.suspended",
         "what": "posix_trace_create returns a running stream",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    s->run = POSIX_TRACE_SUSPENDED;                     /* S0092 */",
                    "    s->run = POSIX_TRACE_RUNNING;"),
-                  ("stream.c",
+                  ("posix/stream.c",
                    "        s->state = SLOT_ACTIVE;\n",
                    "        s->state = SLOT_ACTIVE;\n        stream_update_recording(s);\n")],
         "collateral": ["start.*", "stop.*", "get_status.current", "xsh211.*", "getnext.*",
@@ -92,7 +92,7 @@ MUTANTS = [
         "name": "eagain-is-enomem",
         "rule": "create.EAGAIN",
         "what": "posix_trace_create past {TRACE_SYS_MAX} streams gives ENOMEM, not EAGAIN",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "        return EAGAIN;                                  /* TRACE_SYS_MAX */",
                    "        return ENOMEM;")],
         "collateral": [],
@@ -101,7 +101,7 @@ MUTANTS = [
         "name": "esrch-is-eperm",
         "rule": "create.ESRCH",
         "what": "posix_trace_create for a process that does not exist gives EPERM",
-        "edits": [("process.c",
+        "edits": [("posix/process.c",
                    "    if (pid < 0 || (kill(pid, 0) != 0 && errno == ESRCH))\n"
                    "        return ESRCH;                                   /* S0118 */",
                    "    if (pid < 0 || (kill(pid, 0) != 0 && errno == ESRCH))\n"
@@ -112,7 +112,7 @@ MUTANTS = [
         "name": "creation-time-zero",
         "rule": "create.creation-time-realtime",
         "what": "a stream's creation-time is 0, not CLOCK_REALTIME at creation",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "        clock_gettime(CLOCK_REALTIME, &s->attr.__createtime);   /* S0087 */",
                    "        s->attr.__createtime.tv_sec = 0;\n"
                    "        s->attr.__createtime.tv_nsec = 0;")],
@@ -122,7 +122,7 @@ MUTANTS = [
         "name": "start-invalid-trid-ok",
         "rule": "start.EINVAL",
         "what": "posix_trace_start with an invalid trace id returns 0",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    if (s == NULL)\n"
                    "        return EINVAL;                                  /* S0234 */\n"
                    "    if (s->run == POSIX_TRACE_RUNNING || s->autostopped) {",
@@ -135,7 +135,7 @@ MUTANTS = [
         "name": "clear-keeps-events",
         "rule": "clear.events-lost",
         "what": "posix_trace_clear leaves the recorded events in the stream",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    s->ring.head = s->ring.tail = 0;                    /* S0063, S0064 */",
                    "    (void)0;")],
         "collateral": ["clear.as-if-created"],
@@ -144,7 +144,7 @@ MUTANTS = [
         "name": "clear-keeps-full",
         "rule": "clear.not-full",
         "what": "posix_trace_clear leaves the full status FULL",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    s->full = POSIX_TRACE_NOT_FULL;                     /* S0065 */",
                    "    (void)0;")],
         "collateral": ["clear.as-if-created"],
@@ -153,7 +153,7 @@ MUTANTS = [
         "name": "clear-invalid-trid-ok",
         "rule": "clear.EINVAL",
         "what": "posix_trace_clear with an invalid trace id returns 0",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "        return EINVAL;                                  /* S0071 */",
                    "        return 0;")],
         "collateral": [],
@@ -162,10 +162,10 @@ MUTANTS = [
         "name": "shutdown-keeps-trid",
         "rule": "shutdown.trid-invalid",
         "what": "posix_trace_shutdown stops the stream but leaves its trace id valid",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    s->state = SLOT_FREE;               /* traced processes let go of it */\n",
                    ""),
-                  ("stream.c",
+                  ("posix/stream.c",
                    "    slot_free(sl);                                      /* S0108-S0110 */\n",
                    "")],
         "collateral": ["shutdown.*", "create.EAGAIN", "create.several-streams"],
@@ -174,7 +174,7 @@ MUTANTS = [
         "name": "get-status-keeps-overrun",
         "rule": "get_status.resets-overrun",
         "what": "posix_trace_get_status does not reset the overrun status",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    s->overrun = POSIX_TRACE_NO_OVERRUN;                /* S0176 */",
                    "    (void)0;")],
         "collateral": ["xsh211.overrun-*"],
@@ -183,7 +183,7 @@ MUTANTS = [
         "name": "get-status-wrong-error",
         "rule": "get_status.EINVAL",
         "what": "posix_trace_get_status with an invalid trace id gives ESRCH",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "        return EINVAL;                                  /* S0182 */\n"
                    "    st->posix_stream_status",
                    "        return ESRCH;\n"
@@ -194,7 +194,7 @@ MUTANTS = [
         "name": "getnext-newest-first",
         "rule": "getnext.oldest-first",
         "what": "the read functions report the newest event first (a stack, not a queue)",
-        "edits": [("read.c",
+        "edits": [("posix/read.c",
                    "    ring_copy_out(&s->ring, s->ring.tail, h, sizeof *h);\n"
                    "    if (s->ovf == OVF_RESUME) {",
                    "    uint64_t at = s->ring.tail;                 /* MUTANT: the newest */\n"
@@ -208,7 +208,7 @@ MUTANTS = [
                    "    }\n"
                    "    ring_copy_out(&s->ring, at, h, sizeof *h);\n"
                    "    if (s->ovf == OVF_RESUME) {"),
-                  ("read.c",
+                  ("posix/read.c",
                    "        ring_copy_out(&s->ring, s->ring.tail + REC_HDR_SIZE, data, n);\n"
                    "    s->ring.tail += rec_size(len);                      /* S0218 */",
                    "        ring_copy_out(&s->ring, at + REC_HDR_SIZE, data, n);\n"
@@ -222,7 +222,7 @@ MUTANTS = [
         "rule": "trygetnext.no-block",
         "results": ["FAIL", "UNRESOLVED"],    # a test without a watchdog times out
         "what": "posix_trace_trygetnext_event waits for an event like getnext",
-        "edits": [("read.c",
+        "edits": [("posix/read.c",
                    "unavailable, WAIT_NEVER, NULL);",
                    "unavailable, WAIT_FOREVER, NULL);")],
         # trygetnext is how most tests drain a stream: they all hang.
@@ -232,14 +232,14 @@ MUTANTS = [
         "name": "truncated-read-data-len",
         "rule": "getnext.truncated-read",
         "what": "on a TRUNCATED_READ, *data_len is the event's length, not num_bytes",
-        "edits": [("read.c", "    *data_len = n;\n", "    *data_len = len;\n")],
+        "edits": [("posix/read.c", "    *data_len = n;\n", "    *data_len = len;\n")],
         "collateral": ["getnext.buffer-bound", "getnext.truncated-read-overrides"],
     },
     {
         "name": "truncated-read-status",
         "rule": "getnext.truncated-read",
         "what": "an event cut by a short buffer is not marked POSIX_TRACE_TRUNCATED_READ",
-        "edits": [("read.c",
+        "edits": [("posix/read.c",
                    "        ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;\n",
                    "        (void)0;\n")],
         "collateral": ["getnext.truncated-read-overrides", "xsh211.truncation-values"],
@@ -248,7 +248,7 @@ MUTANTS = [
         "name": "timedgetnext-abstime-etimedout",
         "rule": "timedgetnext.EINVAL-abstime",
         "what": "an invalid abstime with no event gives ETIMEDOUT, not EINVAL",
-        "edits": [("read.c",
+        "edits": [("posix/read.c",
                    "            rc = EINVAL;                                /* S0224 */",
                    "            rc = ETIMEDOUT;")],
         "collateral": [],
@@ -257,7 +257,7 @@ MUTANTS = [
         "name": "timedgetnext-no-timeout-error",
         "rule": "timedgetnext.ETIMEDOUT",
         "what": "posix_trace_timedgetnext_event returns 0 when abstime passes",
-        "edits": [("read.c",
+        "edits": [("posix/read.c",
                    "            rc = ETIMEDOUT;                             /* S0203, S0204 */",
                    "            rc = 0;")],
         "collateral": ["timedgetnext.*"],
@@ -266,7 +266,7 @@ MUTANTS = [
         "name": "record-not-marked-truncated",
         "rule": "event.truncated-record",
         "what": "an event cut to max-data-size is marked NOT_TRUNCATED",
-        "edits": [("record.c",
+        "edits": [("posix/record.c",
                    "    stream_put(s, id, data, n, truncated, &o);",
                    "    stream_put(s, id, data, n, 0, &o);")],
         "collateral": ["getnext.truncated-read-overrides", "xsh211.truncation-values"],
@@ -275,7 +275,7 @@ MUTANTS = [
         "name": "eventid-open-einval",
         "rule": "eventid_open.ENAMETOOLONG",
         "what": "posix_trace_eventid_open of a too long name gives EINVAL",
-        "edits": [("event_names.c",
+        "edits": [("stream/event_names.c",
                    "        return ENAMETOOLONG;                            /* S0124, S0134 */",
                    "        return EINVAL;")],
         "collateral": ["eventid_open.name-max", "eventid_open.return-convention"],
@@ -284,7 +284,7 @@ MUTANTS = [
         "name": "eventid-open-new-id",
         "rule": "eventid_open.same-name-same-id",
         "what": "posix_trace_eventid_open gives a new id for a name already mapped",
-        "edits": [("event_names.c",
+        "edits": [("stream/event_names.c",
                    "        if (strcmp(t->names[i], name) == 0)",
                    "        if (0 && strcmp(t->names[i], name) == 0)")],
         "collateral": ["eventid_open.limit-unnamed", "xbd419.one-to-one", "xsh211.*-mapping",
@@ -294,7 +294,7 @@ MUTANTS = [
         "name": "eventid-open-limit-error",
         "rule": "eventid_open.limit-unnamed",
         "what": "past {TRACE_USER_EVENT_MAX}, posix_trace_eventid_open fails with EAGAIN",
-        "edits": [("event_names.c",
+        "edits": [("stream/event_names.c",
                    "            *id = POSIX_TRACE_UNNAMED_USEREVENT;        /* S0127 */\n"
                    "            return 0;",
                    "            return EAGAIN;")],
@@ -305,7 +305,7 @@ MUTANTS = [
         "rule": "eventid_open.limit-unnamed",
         "what": "the user event limit counts only the names: {TRACE_USER_EVENT_MAX} names get"
                 " identifiers, one more than <limits.h> allows with the unnamed event",
-        "edits": [("event_names.c",
+        "edits": [("stream/event_names.c",
                    "        if (i == NAMED_USER_EVENT_MAX) {\n"
                    "            shm_unlock(&t->lock);\n"
                    "            *id = POSIX_TRACE_UNNAMED_USEREVENT;        /* S0127 */\n"
@@ -332,7 +332,7 @@ MUTANTS = [
         "name": "eventid-get-name-wrong",
         "rule": "eventid_get_name.returns-name",
         "what": "posix_trace_eventid_get_name gives a wrong name for user events",
-        "edits": [("event_names.c",
+        "edits": [("stream/event_names.c",
                    "        strcpy(buf, t->names[id - FIRST_NAMED_USER_EVENT]);",
                    "        strcpy(buf, \"wrong\");")],
         "collateral": ["eventid_get_name.*", "eventid_open.*", "xsh211.*-mapping"],
@@ -341,7 +341,7 @@ MUTANTS = [
         "name": "typelist-rewind-noop",
         "rule": "eventtypelist_rewind.resets",
         "what": "posix_trace_eventtypelist_rewind does not go back to the first id",
-        "edits": [("eventtypes.c",
+        "edits": [("posix/eventtypes.c",
                    "    s->typelist_pos = 0;                                /* S0168 */",
                    "    (void)0;")],
         "collateral": ["xsh211.stream-mapping"],
@@ -351,7 +351,7 @@ MUTANTS = [
         "rule": "eventtypelist_getnext_id.unavailable-end",
         "what": "past the end of the event type list getnext_id fails instead of "
                 "setting *unavailable",
-        "edits": [("eventtypes.c",
+        "edits": [("posix/eventtypes.c",
                    "    } else {\n"
                    "        *unavailable = 1;                               /* S0167 */\n"
                    "    }",
@@ -366,7 +366,7 @@ MUTANTS = [
         "name": "loop-no-overrun",
         "rule": "xsh211.overrun-loop",
         "what": "a LOOP stream that overwrites events does not set OVERRUN",
-        "edits": [("stream_put.c",
+        "edits": [("posix/stream_put.c",
                    "    s->overrun = POSIX_TRACE_OVERRUN;                   /* S0248 */\n",
                    "")],
         "collateral": ["get_status.resets-overrun"],
@@ -375,7 +375,7 @@ MUTANTS = [
         "name": "no-overflow-event",
         "rule": "xsh211.overflow-event",
         "what": "after events are overwritten the reader gets RESUME but no OVERFLOW",
-        "edits": [("stream_put.c",
+        "edits": [("posix/stream_put.c",
                    "            s->ovf = OVF_PENDING;",
                    "            s->ovf = OVF_RESUME;")],
         "collateral": ["xsh211.overflow-timestamp", "stream.loop-*"],
@@ -384,14 +384,14 @@ MUTANTS = [
         "name": "setstreamsize-ignored",
         "rule": "attr_setstreamsize.roundtrip",
         "what": "posix_trace_attr_setstreamsize returns 0 and stores nothing",
-        "edits": [("attr.c", "    attr->__stream_minsize = v;\n", "    (void)v;\n")],
+        "edits": [("stream/attr.c", "    attr->__stream_minsize = v;\n", "    (void)v;\n")],
         "collateral": ["stream.min-size-lossless"],
     },
     {
         "name": "setname-ignored",
         "rule": "attr_setname.sets",
         "what": "posix_trace_attr_setname returns 0 and stores nothing",
-        "edits": [("attr.c", "    copy_name(attr->__name, name);\n", "    (void)name;\n")],
+        "edits": [("stream/attr.c", "    copy_name(attr->__name, name);\n", "    (void)name;\n")],
         "collateral": ["attr_init.reinit", "attr_setname.*", "attr_getname.*",
                        "create.attr-*", "get_attr.*"],
     },
@@ -400,7 +400,7 @@ MUTANTS = [
         "rule": "attr_getname.fits-name-max",
         "what": "posix_trace_attr_getname pads the name with NULs to {TRACE_NAME_MAX}+1 bytes,"
                 " one byte past the array of {TRACE_NAME_MAX} characters a caller may pass",
-        "edits": [("attr.c",
+        "edits": [("stream/attr.c",
                    "    strcpy(name, attr->__name);\n",
                    "    strncpy(name, attr->__name, TRACE_NAME_MAX + 1);   /* MUTANT */\n")],
         "collateral": [],
@@ -409,7 +409,7 @@ MUTANTS = [
         "name": "default-name-not-empty",
         "rule": "attr_setname.default-empty",
         "what": "posix_trace_attr_init gives the trace-name \"x\", not \"\"",
-        "edits": [("attr.c",
+        "edits": [("stream/attr.c",
                    "    copy_name(attr->__genversion, ATTR_GENVERSION);     /* S0003 */",
                    "    copy_name(attr->__genversion, ATTR_GENVERSION);\n"
                    "    copy_name(attr->__name, \"x\");")],
@@ -419,7 +419,7 @@ MUTANTS = [
         "name": "clockres-zero",
         "rule": "attr_init.readonly-attributes",
         "what": "posix_trace_attr_init sets a clock-resolution of 0 s 0 ns",
-        "edits": [("attr.c",
+        "edits": [("stream/attr.c",
                    "    copy_name(attr->__genversion, ATTR_GENVERSION);     /* S0003 */",
                    "    copy_name(attr->__genversion, ATTR_GENVERSION);\n"
                    "    attr->__clockres.tv_sec = 0;\n"
@@ -431,7 +431,7 @@ MUTANTS = [
         "name": "tef-add-is-set",
         "rule": "set_filter.add",
         "what": "set_filter with POSIX_TRACE_ADD_EVENTSET replaces the filter by the set",
-        "edits": [("filter.c", "how == POSIX_TRACE_ADD_EVENTSET ? cur | arg",
+        "edits": [("posix/filter.c", "how == POSIX_TRACE_ADD_EVENTSET ? cur | arg",
                    "how == POSIX_TRACE_ADD_EVENTSET ? arg")],
         "collateral": ["set_filter.filter-event", "xsh211.start-data-tef"],
     },
@@ -439,7 +439,7 @@ MUTANTS = [
         "name": "tef-sub-is-xor",
         "rule": "set_filter.sub",
         "what": "set_filter with POSIX_TRACE_SUB_EVENTSET adds the members not in the filter",
-        "edits": [("filter.c", "                               : cur & ~arg;",
+        "edits": [("posix/filter.c", "                               : cur & ~arg;",
                    "                               : cur ^ arg;")],
         "collateral": [],
     },
@@ -447,7 +447,7 @@ MUTANTS = [
         "name": "tef-set-is-union",
         "rule": "set_filter.set",
         "what": "set_filter with POSIX_TRACE_SET_EVENTSET adds the set to the filter",
-        "edits": [("filter.c", "how == POSIX_TRACE_SET_EVENTSET ? arg ",
+        "edits": [("posix/filter.c", "how == POSIX_TRACE_SET_EVENTSET ? arg ",
                    "how == POSIX_TRACE_SET_EVENTSET ? cur | arg ")],
         "collateral": ["set_filter.*", "get_filter.retrieves"],
     },
@@ -455,7 +455,7 @@ MUTANTS = [
         "name": "tef-filter-event-suspended",
         "rule": "set_filter.no-filter-event-suspended",
         "what": "set_filter records a FILTER event on a suspended stream too",
-        "edits": [("filter.c", "    if (s->run == POSIX_TRACE_RUNNING) {\n        /* S0186",
+        "edits": [("posix/filter.c", "    if (s->run == POSIX_TRACE_RUNNING) {\n        /* S0186",
                    "    if (1) {\n        /* S0186")],
         "collateral": ["set_filter.filter-event"],
     },
@@ -463,7 +463,7 @@ MUTANTS = [
         "name": "tef-no-filter-event",
         "rule": "set_filter.filter-event",
         "what": "set_filter on a running stream records no FILTER event",
-        "edits": [("filter.c",
+        "edits": [("posix/filter.c",
                    "        stream_put(s, POSIX_TRACE_FILTER, change, (uint32_t)sizeof change, 0, &o);",
                    "        (void)o;")],
         "collateral": [],
@@ -472,7 +472,7 @@ MUTANTS = [
         "name": "tef-filter-event-swapped",
         "rule": "set_filter.filter-event",
         "what": "the FILTER event carries the new filter first, then the old one",
-        "edits": [("filter.c",
+        "edits": [("posix/filter.c",
                    "        stream_put(s, POSIX_TRACE_FILTER, change, (uint32_t)sizeof change, 0, &o);",
                    "        trace_event_set_t rev[2] = { change[1], change[0] };\n"
                    "        stream_put(s, POSIX_TRACE_FILTER, rev, (uint32_t)sizeof rev, 0, &o);")],
@@ -482,7 +482,7 @@ MUTANTS = [
         "name": "tef-start-empty-filter",
         "rule": "xsh211.start-data-tef",
         "what": "the START event carries an empty set, not the filter in force",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    stream_put(s, POSIX_TRACE_START, &s->filter, sizeof s->filter, 0, &o);",
                    "    trace_event_set_t none;\n    memset(&none, 0, sizeof none);\n"
                    "    stream_put(s, POSIX_TRACE_START, &none, sizeof none, 0, &o);")],
@@ -492,7 +492,7 @@ MUTANTS = [
         "name": "tef-filter-ignored",
         "rule": "event.filtered-no-effect",
         "what": "posix_trace_event records event types that are in the stream's filter",
-        "edits": [("record.c", "s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)",
+        "edits": [("posix/record.c", "s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)",
                    "s->state != SLOT_ACTIVE")],
         "collateral": ["set_filter.when", "eventset.objects-only"],
     },
@@ -500,7 +500,7 @@ MUTANTS = [
         "name": "tef-get-filter-empty",
         "rule": "get_filter.retrieves",
         "what": "get_filter always gives an empty set",
-        "edits": [("filter.c", "    *set = s->filter;                                   /* S0183 */",
+        "edits": [("posix/filter.c", "    *set = s->filter;                                   /* S0183 */",
                    "    memset(set, 0, sizeof *set);")],
         "collateral": ["set_filter.set", "set_filter.add", "set_filter.sub",
                        "set_filter.no-filter-event-suspended", "eventset.objects-only",
@@ -510,7 +510,7 @@ MUTANTS = [
         "name": "tef-new-filter-unnamed",
         "rule": "create.filter-empty",
         "what": "a new stream filters out the predefined user event",
-        "edits": [("stream.c",
+        "edits": [("posix/stream.c",
                    "    memset(&s->filter, 0, sizeof s->filter);            /* S0093: empty */",
                    "    memset(&s->filter, 0, sizeof s->filter);\n"
                    "    s->filter.__bits[0] |= 1ull << 16;")],
@@ -520,7 +520,7 @@ MUTANTS = [
         "name": "tef-eventset-add-toggles",
         "rule": "eventset_add.already-member",
         "what": "eventset_add of a member removes it",
-        "edits": [("eventset.c", "    eventset_put(set, id);                              /* S0156, S0157 */",
+        "edits": [("stream/eventset.c", "    eventset_put(set, id);                              /* S0156, S0157 */",
                    "    if (eventset_has(set, id))\n        eventset_drop(set, id);\n"
                    "    else\n        eventset_put(set, id);")],
         "collateral": [],
@@ -529,7 +529,7 @@ MUTANTS = [
         "name": "tef-eventset-empty-noop",
         "rule": "eventset_empty.excludes-all",
         "what": "eventset_empty leaves the object's bytes as they were",
-        "edits": [("eventset.c", "    memset(set, 0, sizeof *set);                        /* S0158 */",
+        "edits": [("stream/eventset.c", "    memset(set, 0, sizeof *set);                        /* S0158 */",
                    "    (void)set;")],
         "collateral": ["eventset*", "set_filter.*", "get_filter.retrieves",
                        "event.filtered-no-effect", "trace_h.prototypes-tef"],
@@ -538,7 +538,7 @@ MUTANTS = [
         "name": "tef-fill-system-has-user",
         "rule": "eventset_fill.system-events",
         "what": "eventset_fill(POSIX_TRACE_SYSTEM_EVENTS) also holds the third user event type",
-        "edits": [("eventset.c",
+        "edits": [("stream/eventset.c",
                    "        event_names_system_set(set, what == POSIX_TRACE_WOPID_EVENTS);",
                    "        event_names_system_set(set, what == POSIX_TRACE_WOPID_EVENTS);\n"
                    "        if (what == POSIX_TRACE_SYSTEM_EVENTS)\n"
@@ -549,7 +549,7 @@ MUTANTS = [
         "name": "tef-ismember-inverted",
         "rule": "eventset_ismember.tests",
         "what": "eventset_ismember reports members as absent and the others as present",
-        "edits": [("eventset.c", "    *ismember = eventset_has(set, id);                  /* S0162 */",
+        "edits": [("stream/eventset.c", "    *ismember = eventset_has(set, id);                  /* S0162 */",
                    "    *ismember = !eventset_has(set, id);")],
         "collateral": ["eventset*", "set_filter.*", "get_filter.retrieves",
                        "create.filter-empty", "create_withlog.like-create",
@@ -561,19 +561,19 @@ MUTANTS = [
         "name": "tef-trid-open-truncates",
         "rule": "trid_eventid_open.ENAMETOOLONG",
         "what": "trid_eventid_open maps the first {TRACE_EVENT_NAME_MAX} characters of a longer name",
-        "edits": [("filter.c", "    int rc = stream_eventid_open(s, name, id);",
+        "edits": [("posix/filter.c", "    int rc = stream_eventid_open(s, name, id);",
                    "    char cut[TRACE_EVENT_NAME_MAX + 1];\n"
                    "    strncpy(cut, name, TRACE_EVENT_NAME_MAX);\n"
                    "    cut[TRACE_EVENT_NAME_MAX] = 0;\n"
                    "    int rc = stream_eventid_open(s, cut, id);"),
-                  ("filter.c", "#include <errno.h>\n", "#include <errno.h>\n#include <string.h>\n")],
+                  ("posix/filter.c", "#include <errno.h>\n", "#include <errno.h>\n#include <string.h>\n")],
         "collateral": [],
     },
     {
         "name": "tef-trid-open-dead-esrch",
         "rule": "trid_eventid_open.EINVAL",
         "what": "trid_eventid_open with a shut-down trid gives ESRCH",
-        "edits": [("filter.c", "        return EINVAL;                                  /* S0141, S0153 */",
+        "edits": [("posix/filter.c", "        return EINVAL;                                  /* S0141, S0153 */",
                    "        return ESRCH;")],
         "collateral": ["eventid_equal.return-convention"],
     },
@@ -581,7 +581,7 @@ MUTANTS = [
         "name": "tef-filter-misnamed",
         "rule": "xsh211.sysevents-tef",
         "what": "eventid_get_name(POSIX_TRACE_FILTER) gives posix_trace_filt",
-        "edits": [("event_names.c", "\"posix_trace_filter\",", "\"posix_trace_filt\",  ")],
+        "edits": [("stream/event_names.c", "\"posix_trace_filter\",", "\"posix_trace_filt\",  ")],
         "collateral": ["xsh211.sysevents-tef-trl"],
     },
     # ---- TRI (conformance/tests/inherit.c, process.c) ----
@@ -589,7 +589,7 @@ MUTANTS = [
         "name": "tri-child-not-inherited",
         "rule": "fork.inherited",
         "what": "a child is never traced into its parent's INHERITED streams",
-        "edits": [("process.c",
+        "edits": [("posix/process.c",
                    "        if (child_inherits(s))\n"
                    "            kept = 1;",
                    "        if (0)\n"
@@ -601,7 +601,7 @@ MUTANTS = [
         "name": "tri-close-inherited",
         "rule": "fork.close-for-child",
         "what": "a child is traced into its parent's CLOSE_FOR_CHILD streams too",
-        "edits": [("process.c",
+        "edits": [("posix/process.c",
                    "        if (child_inherits(s))\n"
                    "            kept = 1;",
                    "        if (s->state == SLOT_ACTIVE)\n"
@@ -612,7 +612,7 @@ MUTANTS = [
         "name": "tri-default-inherited",
         "rule": "attr_getinherited.default",
         "what": "posix_trace_attr_init sets the inheritance to POSIX_TRACE_INHERITED",
-        "edits": [("attr.c",
+        "edits": [("stream/attr.c",
                    "    attr->__inheritance = POSIX_TRACE_CLOSE_FOR_CHILD;",
                    "    attr->__inheritance = POSIX_TRACE_INHERITED;")],
         "collateral": [],
@@ -622,7 +622,7 @@ MUTANTS = [
         "rule": "eventid_open.unique-per-stream-tri",
         "what": "a child traced by inheritance numbers the names it opens apart from its"
                 " parent (a copy of the parent's mapping)",
-        "edits": [("process.c",
+        "edits": [("posix/process.c",
                    "        if (inherits_any(p) && p->ns != NULL) {",
                    "        if (0) {")],
         "collateral": ["eventid_open.same-name-same-id-tri", "trid_eventid_open.*-tri"],
@@ -631,7 +631,7 @@ MUTANTS = [
         "name": "tri-mapping-not-inherited",
         "rule": "fork.inherited-mapping",
         "what": "a child traced by inheritance starts with no names mapped, numbered apart",
-        "edits": [("process.c",
+        "edits": [("posix/process.c",
                    "        if (inherits_any(p) && p->ns != NULL) {\n"
                    "            b->ns_shared = 1;                           /* S0317 */\n"
                    "            b->ns_id = p->ns->id;\n"
@@ -645,7 +645,7 @@ MUTANTS = [
         "name": "tri-child-controls",
         "rule": "create.EINVAL-child-trid",
         "what": "a child keeps control of its parent's INHERITED streams",
-        "edits": [("stream_table.c",
+        "edits": [("posix/stream_table.c",
                    "        if (sl->s != NULL) {\n"
                    "            if (sl->s->log != NULL)",
                    "        if (sl->s != NULL && sl->s->inherit != POSIX_TRACE_INHERITED) {\n"
@@ -657,7 +657,7 @@ MUTANTS = [
         "name": "tri-exec-untraced",
         "rule": "exec.still-traced",
         "what": "a new image does not find the streams its old image was traced into",
-        "edits": [("process.c",
+        "edits": [("posix/process.c",
                    "    find_after_exec(p);\n",
                    "    (void)find_after_exec;\n")],
         "collateral": ["eventid_open.same-name-same-id-tri"],
@@ -667,7 +667,7 @@ MUTANTS = [
         "rule": "trid_eventid_open.unique-tri",
         "what": "posix_trace_trid_eventid_open numbers names in a table of the controller's"
                 " own, apart from the processes traced into the stream",
-        "edits": [("filter.c",
+        "edits": [("posix/filter.c",
                    "    int rc = stream_eventid_open(s, name, id);\n",
                    "    static struct name_table mine = { .lock = PTHREAD_MUTEX_INITIALIZER };\n"
                    "    int rc = event_names_open(&mine, name, id);\n")],
@@ -679,7 +679,7 @@ MUTANTS = [
         "rule": "exit.shuts-down",
         "what": "a traced process that records into a stream shut down by its controller's"
                 " exit dies (abort)",
-        "edits": [("record.c",
+        "edits": [("posix/record.c",
                    "        if (s != NULL && atomic_load_explicit(&s->recording, memory_order_relaxed))",
                    "        if (s != NULL && s->state == SLOT_FREE)\n"
                    "            __builtin_trap();\n"
@@ -692,16 +692,16 @@ MUTANTS = [
 # (test_vendor_mode.py, part c): posix_trace_attr_setname dies of SIGSEGV,
 # posix_trace_attr_getcreatetime never returns.
 CRASH_AND_HANG = [
-    ("attr.c",
+    ("stream/attr.c",
      "int posix_trace_attr_setname(trace_attr_t *attr, const char *name)\n{\n",
      "int posix_trace_attr_setname(trace_attr_t *attr, const char *name)\n{\n"
      "    *(volatile int *)(uintptr_t)8 = 1;          /* MUTANT: SIGSEGV */\n"),
-    ("attr.c",
+    ("stream/attr.c",
      "int posix_trace_attr_getcreatetime(const trace_attr_t *attr, struct timespec *t)\n{\n",
      "int posix_trace_attr_getcreatetime(const trace_attr_t *attr, struct timespec *t)\n{\n"
      "    for (;;)                                    /* MUTANT: hangs */\n"
      "        pause();\n"),
-    ("attr.c", "#include <string.h>\n", "#include <string.h>\n#include <stdint.h>\n"
+    ("stream/attr.c", "#include <string.h>\n", "#include <string.h>\n#include <stdint.h>\n"
      "#include <unistd.h>\n"),
 ]
 
@@ -711,7 +711,7 @@ CRASH_AND_HANG = [
 # ... in posix_trace_start" or stopped before calling it
 # (harness/tests/test_hang_everywhere.py).
 HANG_IN_START = [
-    ("stream.c",
+    ("posix/stream.c",
      "int posix_trace_start(trace_id_t trid)\n{\n",
      "int posix_trace_start(trace_id_t trid)\n{\n"
      "    for (;;)                                    /* MUTANT: hangs */\n"

@@ -1,5 +1,6 @@
 """Shared fixtures of the harness's own tests (run: /usr/bin/python3 -m pytest harness/tests)."""
 
+import glob
 import json
 import os
 import subprocess
@@ -15,6 +16,15 @@ RUN_PY = os.path.join(HARNESS, "run.py")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 sys.path.insert(0, HARNESS)
+
+# The vector interpreter's sources (as mk/vectors.mk lists them) and the
+# reference library's (the Makefile's LIB_SRCS), for tests that build them.
+VECRUN_SRCS = [os.path.join(HARNESS, "vec", "vecrun.c")] + sorted(
+    glob.glob(os.path.join(HARNESS, "vec", "vec_*.c"))) + sorted(
+    glob.glob(os.path.join(HARNESS, "common", "*.c")))
+REFERENCE_LIB_SRCS = sorted(
+    f for f in glob.glob(os.path.join(REPO, "reference", "*", "*.c"))
+    if os.path.basename(os.path.dirname(f)) not in ("tools", "tests", "bench"))
 
 # A small catalogue for the fake tests.
 FAKE_CATALOGUE = [

@@ -13,11 +13,11 @@ a folder whose name holds a space:
 * "types in <trace.h>": no <sys/types.h> of its own, so the system's lacks
   the trace types (rules sys_types_h.*).
 
-The first also breaks the vector interpreter's build (harness/vec_steps_read.c
+The first also breaks the vector interpreter's build (harness/vec/vec_steps_read.c
 uses posix_prog_address): every vector is then UNRESOLVED BUILD-ERROR.  Two
 more cases break the harness's own programs: a vendor whose
 struct posix_trace_status_info misnames posix_stream_full_status, which
-harness/profile.c uses (the run goes on without the profile, saying so), and
+harness/profile/profile.c uses (the run goes on without the profile, saying so), and
 a framework conformance/tests/ct.c that does not compile (every test program
 is a BUILD-ERROR).
 
@@ -129,7 +129,7 @@ def copy_tree(dst, keep, extra=None, vecrun=False):
         with open(os.path.join(tests, name + ".c"), "w") as f:
             f.write(text)
     if not vecrun:
-        os.remove(os.path.join(dst, "harness", "vecrun.c"))
+        os.remove(os.path.join(dst, "harness", "vec", "vecrun.c"))
     return dst
 
 
@@ -223,7 +223,7 @@ def test_vecrun_that_does_not_compile_makes_every_vector_unresolved(sys_types_ve
     assert sorted(vectors) == sorted(want)
     for t in vectors.values():
         assert t["result"] == "UNRESOLVED", t
-        assert t["message"].startswith("BUILD-ERROR: harness/vecrun.c does not compile against "
+        assert t["message"].startswith("BUILD-ERROR: harness/vec/vecrun.c does not compile against "
                                        "the implementation under test"), t["message"]
         assert "posix_prog_address" in t["message"] and "error" in t["message"], t["message"]
     # The rules read from the headers: rules only vectors test are UNRESOLVED.
@@ -239,10 +239,10 @@ def test_vecrun_that_does_not_compile_makes_every_vector_unresolved(sys_types_ve
     assert len(cases) == len(want) and all(
         "BUILD-ERROR" in c.find("error").get("message") for c in cases)
     with open(os.path.join(tree, "reports", "index.html")) as f:
-        assert "harness/vecrun.c does not compile" in f.read()
+        assert "harness/vec/vecrun.c does not compile" in f.read()
     assert re.search(r"^UNRESOLVED\s+vec\.trc\.\S+ \(0 ms\): BUILD-ERROR", out, re.M), out
-    assert "warning: harness/vecrun.c does not compile" in out
-    assert "harness/vecrun.c does not compile against the implementation under test: the " \
+    assert "warning: harness/vec/vecrun.c does not compile" in out
+    assert "harness/vec/vecrun.c does not compile against the implementation under test: the " \
         "report gives every vector BUILD-ERROR" in out
     failure = build_results.read_build_log(os.path.join(tree, "build", "harness",
                                                         "vecrun.build.log"))
@@ -354,7 +354,7 @@ def test_mutants_build_the_same_way(sys_types_vendor, vendor_lib, tmp_path):
 @pytest.fixture(scope="module")
 def profile_vendor(vendor_lib, tmp_path_factory):
     """A vendor whose struct posix_trace_status_info misnames
-    posix_stream_full_status (XBD <trace.h>), which harness/profile.c reads:
+    posix_stream_full_status (XBD <trace.h>), which harness/profile/profile.c reads:
     the profile does not build, the test programs kept here do."""
     base = str(tmp_path_factory.mktemp("profile"))
     vendor = make_vendor(base, vendor_lib, types_in_sys_types=True,
@@ -367,7 +367,7 @@ def profile_vendor(vendor_lib, tmp_path_factory):
 
 def test_profile_that_does_not_build_is_a_warning_in_every_report(profile_vendor):
     tree, doc, out = profile_vendor["tree"], profile_vendor["doc"], profile_vendor["out"]
-    said = "the implementation profile did not build: harness/profile.c does not compile"
+    said = "the implementation profile did not build: harness/profile/profile.c does not compile"
     warnings = [w for w in doc["summary"]["warnings"] if said in w]
     assert len(warnings) == 1 and "posix_stream_full_status" in warnings[0], \
         doc["summary"]["warnings"]

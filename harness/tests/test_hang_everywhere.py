@@ -14,7 +14,6 @@ Slow (it builds the tests and the vector interpreter against the library): 'make
 /usr/bin/python3 -m pytest harness/tests/test_hang_everywhere.py
 """
 
-import glob
 import json
 import os
 import re
@@ -25,7 +24,7 @@ import time
 
 import pytest
 
-from conftest import HARNESS, PYTHON, REPO
+from conftest import HARNESS, PYTHON, REPO, VECRUN_SRCS
 
 sys.path.insert(0, os.path.join(HARNESS, "mutants"))
 import build as mb          # noqa: E402
@@ -61,8 +60,7 @@ def hanging_run(tmp_path_factory):
     # The vector interpreter too, as a vendor's run builds it (mk/vectors.mk).
     subprocess.run([mb.CC] + mb.BASE_CFLAGS + ["-I" + impl.include, "-o",
                     os.path.join(build_dir, "harness", "vecrun"),
-                    os.path.join(HARNESS, "vecrun.c")] +
-                   sorted(glob.glob(os.path.join(HARNESS, "vec_*.c"))) + [lib, "-pthread"],
+                    ] + VECRUN_SRCS + [lib, "-pthread"],
                    check=True)
     reports = os.path.join(wd, "reports")
     start = time.monotonic()

@@ -11,7 +11,7 @@ POSIX_TRACE_INHERITED) and libc0/, libc1/ (the 28 listed constants numbered
 spelling, no POSIX_TRACE_ERROR, a pointer trace_id_t in libc1); none defines
 a limit, and nominima/ is a <limits.h> without the four _POSIX_TRACE_*_MAX.
 
-Every conformance/tests/*.c and harness/profile.c must compile against each
+Every conformance/tests/*.c and harness/profile/profile.c must compile against each
 (-fsyntax-only; the probed ones with harness/probe.sh's flags, as
 mk/harness.mk builds them), and the compile probes must find missing exactly
 what is missing.  Then a header with one declaration removed or mistyped:
@@ -32,7 +32,7 @@ from conftest import FIXTURES, REPO
 ODD = os.path.join(FIXTURES, "odd_headers")
 TESTS = os.path.join(REPO, "conformance", "tests")
 PROBES = os.path.join(REPO, "conformance", "probes")
-PROFILE = os.path.join(REPO, "harness", "profile.c")      # built against the header too
+PROFILE = os.path.join(REPO, "harness", "profile", "profile.c")      # built against the header too
 CC = os.environ.get("CC", "cc")
 CFLAGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-Wall", "-Wextra", "-Werror"]
 JOBS = max(2, os.cpu_count() or 2)

@@ -3,7 +3,7 @@ TRL and TRI (XBD <unistd.h>: _POSIX_TRACE_LOG and _POSIX_TRACE_INHERIT -1)
 and so declares none of their functions (XSH posix_trace_attr_getlogsize ...
 are [TRC TRL], posix_trace_attr_getinherited [TRC TRI]); a step that needs
 one is UNSUPPORTED, even when --options claims the option
-(harness/vec_steps_attr.c)."""
+(harness/vec/vec_steps_attr.c)."""
 
 import os
 import re
@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import HARNESS, REPO
+from conftest import REPO, VECRUN_SRCS
 
 LIB = os.path.join(REPO, "build", "lib", "libposixtrace.a")
 OPTIONAL = ("getinherited", "setinherited", "getlogfullpolicy", "setlogfullpolicy",
@@ -38,9 +38,7 @@ def vecrun_without_trl_tri(tmp_path_factory):
     with open(path, "w") as f:
         f.write(text)
     out = str(base / "vecrun")
-    srcs = [os.path.join(HARNESS, "vecrun.c")] + sorted(
-        os.path.join(HARNESS, n) for n in os.listdir(HARNESS)
-        if n.startswith("vec_") and n.endswith(".c"))
+    srcs = VECRUN_SRCS
     p = subprocess.run(["cc", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-Wall",
                         "-Wextra", "-Werror", "-I" + inc] + srcs + [LIB, "-pthread", "-o", out],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)

@@ -1,4 +1,4 @@
-"""The golden vectors (vectors/) and their interpreter (harness/vecrun.c, harness/vec_*.c)
+"""The golden vectors (vectors/) and their interpreter (harness/vec/vecrun.c, harness/vec/vec_*.c)
 and harness/bless.py.
 
 The interpreter is built here twice, straight from the sources: against the reference with its
@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import HARNESS, PYTHON, REPO
+from conftest import HARNESS, PYTHON, REPO, REFERENCE_LIB_SRCS, VECRUN_SRCS
 
 VECTORS = os.path.join(REPO, "vectors")
 CATALOGUE = os.path.join(REPO, "conformance", "catalogue.tsv")
@@ -38,8 +38,8 @@ def build(out, exact):
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if cc is None:
         pytest.skip("no C compiler")
-    srcs = [os.path.join(HARNESS, "vecrun.c")] + sorted(glob.glob(os.path.join(HARNESS, "vec_*.c")))
-    lib = sorted(glob.glob(os.path.join(REPO, "reference", "*.c")))
+    srcs = VECRUN_SRCS
+    lib = REFERENCE_LIB_SRCS
     argv = [cc, "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-O1", "-Wall", "-Wextra",
             "-Werror", "-I" + os.path.join(REPO, "include"), "-I" + os.path.join(REPO, "reference"),
             "-o", out] + (["-DVECRUN_EXACT"] if exact else []) + srcs + lib + ["-pthread"]

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "dump.h"
-#include "kernel_sim.h"
-#include "trace_file.h"
+#include "dump/dump.h"
+#include "kernel/kernel_sim.h"
+#include "slot/trace_file.h"
 
 #define ROUNDS 3
 #define DUMP_ROUNDS 1     /* the dumps are slow: one round keeps make bench short */

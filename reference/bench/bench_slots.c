@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "slot_codec.h"
-#include "trace_file.h"
+#include "slot/slot_codec.h"
+#include "slot/trace_file.h"
 
 #define ROUNDS 5
 

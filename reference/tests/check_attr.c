@@ -4,7 +4,7 @@
  * defaults and accepted values as recorded in reference/DESIGN.md.
  */
 #include "test_util.h"
-#include "attr.h"
+#include "stream/attr.h"
 
 #include <stdint.h>
 #include <stdio.h>

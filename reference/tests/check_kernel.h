@@ -9,8 +9,8 @@
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "kernel_sim.h"
-#include "trace_file.h"
+#include "kernel/kernel_sim.h"
+#include "slot/trace_file.h"
 
 /* A simulated trace in memory. */
 struct kt_trace {

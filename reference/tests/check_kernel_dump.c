@@ -1,7 +1,7 @@
 /*
  * check_kernel_dump.c -- the trace dumper behind tracedump (dump.h): event
  * names of every class (KSP-6), the text and JSON formats of
- * reference/KERNEL.md, integrity errors and rejections with their offsets
+ * reference/kernel/KERNEL.md, integrity errors and rejections with their offsets
  * and rules (KSP-14, KSP-25), a layer that claims events before the kernel
  * layer, and hostile input (cut and corrupted files) that must never crash
  * it or make it read out of bounds (run under valgrind by make
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check_kernel.h"
-#include "dump.h"
+#include "dump/dump.h"
 
 /* Runs dump_mem into a string; *rc is its result. */
 static char *dump(const void *file, size_t len, enum dump_format fmt, int *rc,

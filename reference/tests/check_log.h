@@ -2,7 +2,7 @@
  * check_log.h -- helpers of the trace log's unit tests (check_log_*.c):
  * streams with a log on a temporary file, logs opened and read back whole,
  * waiting for a flush.  Rules: S-IDs of spec/posix/SHALL_STATEMENTS.tsv
- * and the sections of reference/LOGFORMAT.md.
+ * and the sections of reference/log/LOGFORMAT.md.
  */
 #ifndef CHECK_LOG_H
 #define CHECK_LOG_H

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "dump.h"
+#include "dump/dump.h"
 
 /* A finished log of 3 user events (data "ab", 4 bytes, none); its bytes. */
 static unsigned char *small_log(size_t *len, int shut_down)

@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "log_format.h"
-#include "log_reader.h"
-#include "log_writer.h"
+#include "log/log_format.h"
+#include "log/log_reader.h"
+#include "log/log_writer.h"
 
 /* Under valgrind (CK_FORK=no, the check-valgrind run) the heavy loops run
  * fewer rounds. */

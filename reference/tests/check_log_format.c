@@ -1,5 +1,5 @@
 /*
- * check_log_format.c -- the trace log file's layout (reference/LOGFORMAT.md):
+ * check_log_format.c -- the trace log file's layout (reference/log/LOGFORMAT.md):
  * its header, geometry and record sizes, its overhead in bytes per event,
  * the metadata area, byte order, decoding by the slot codec, and
  * deterministic logs (section 9, posixtrace_attr_setsimorigin).
@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "log_format.h"
-#include "log_reader.h"
-#include "trace_file.h"
+#include "log/log_format.h"
+#include "log/log_reader.h"
+#include "slot/trace_file.h"
 
 /* The whole file open on fd, malloc'ed. */
 static unsigned char *file_bytes(int fd, size_t *len)

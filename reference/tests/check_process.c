@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <posixtrace_sim.h>
-#include "stream.h"
+#include "stream/stream.h"
 #include "test_util.h"
 
 #define NPROC    4

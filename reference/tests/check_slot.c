@@ -1,6 +1,6 @@
 /*
- * check_slot.c -- the slot codec (reference/slot_codec.h) and the trace file
- * header (reference/trace_file.h) against the kernel slot protocol, rules
+ * check_slot.c -- the slot codec (reference/slot/slot_codec.h) and the trace file
+ * header (reference/slot/trace_file.h) against the kernel slot protocol, rules
  * KSP-1..KSP-25 of spec/kernel-slot-protocol.md.
  *
  * Each test names the rules it checks.  Random inputs come from a seeded
@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "slot_codec.h"
-#include "trace_file.h"
+#include "slot/slot_codec.h"
+#include "slot/trace_file.h"
 
 Suite *suite_slot(void);
 

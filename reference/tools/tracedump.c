@@ -1,10 +1,10 @@
 /*
  * tracedump -- prints the events of a kernel trace file, one a line or as
  * JSON, with per-CPU and per-class totals, the dropped events reported and
- * the integrity errors found (reference/dump.h; formats in
- * reference/KERNEL.md).  A POSIX trace log (TRACE_POSIX_LOG::1 in its
+ * the integrity errors found (reference/dump/dump.h; formats in
+ * reference/kernel/KERNEL.md).  A POSIX trace log (TRACE_POSIX_LOG::1 in its
  * header) is shown as POSIX events, oldest first, with its attributes,
- * event names and status (reference/LOGFORMAT.md); --slots shows its slots.
+ * event names and status (reference/log/LOGFORMAT.md); --slots shows its slots.
  *
  * Exit status: 0 the file was read and is sound; 1 it was read but has
  * integrity errors (KSP-5, KSP-14, KSP-25's cut slot; for a POSIX log, also
@@ -17,15 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "dump.h"
+#include "dump/dump.h"
 
 static const char usage[] =
     "usage: tracedump [--json] [--summary] [--slots] FILE\n"
     "Prints the events of a kernel trace file (kernel slot protocol), one a line;\n"
     "of a POSIX trace log, its POSIX events, attributes, names and status.\n"
     "\n"
-    "  --json       one JSON document (schema: reference/KERNEL.md; for a POSIX\n"
-    "               log, reference/LOGFORMAT.md)\n"
+    "  --json       one JSON document (schema: reference/kernel/KERNEL.md; for a POSIX\n"
+    "               log, reference/log/LOGFORMAT.md)\n"
     "  --summary    the header and the totals only, no event lines\n"
     "  --slots      a POSIX log's slots, as for a kernel trace\n"
     "  -h, --help   this text\n"

@@ -1,0 +1,103 @@
+/*
+ * process.h -- the calling process as the tracing system sees it: its
+ * process block, the name space its user event names live in, the streams
+ * it records into, and the children it may trace (DESIGN.md, "Streams
+ * shared between processes").
+ *
+ * A process block is a small shared object, one per process that uses the
+ * library.  The parent creates its child's block in its fork handler, so both
+ * map it: the parent posts there the streams it creates for the child
+ * (posix_trace_create with the child's pid) and reads there the child's
+ * event names; the child notices a new stream at its next event (one load
+ * of the block's epoch).  The block's descriptor is kept open, not
+ * close-on-exec, so that a new image finds its block again, and so stays
+ * traced (S0321).
+ */
+#ifndef POSIXTRACE_PROCESS_H
+#define POSIXTRACE_PROCESS_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "stream/event_names.h"
+#include "shm/shm.h"
+
+#define PB_MAGIC      0x3142504543525450ull     /* "PTRCEPB1" */
+#define PB_ATTACH_MAX 64
+
+struct pb {
+    uint64_t         magic;
+    uint64_t         id;            /* unique among blocks */
+    _Atomic int      pid;           /* its process; 0 until the child runs */
+    int              ns_shared;     /* uses the names of block ns_id (INHERITED) */
+    uint64_t         ns_id;
+    struct shm_mutex lock;          /* shared, robust: attach[] */
+    _Atomic uint32_t epoch;         /* grows when attach[] gets a stream */
+    char             attach[PB_ATTACH_MAX][SHM_NAME_MAX];  /* streams to open */
+    struct name_table names;
+};
+
+/* The streams the calling process records into, and its state. */
+struct stream;
+struct attached {
+    struct stream *_Atomic s;       /* NULL: free entry */
+    size_t         len;             /* its mapping's size */
+    int            fd;              /* -1: none, or the controller's */
+    int            owned;           /* the mapping and fd are this entry's */
+};
+
+struct proc {
+    _Atomic uint64_t  mask;         /* bit i: att[i] in use */
+    _Atomic uint32_t *epoch;        /* the block's epoch, or a constant 0 */
+    _Atomic uint32_t  seen;         /* the epoch last handled */
+    pid_t             pid;
+    pthread_mutex_t   lock;         /* guards what follows (local) */
+    struct attached   att[64];
+    struct pb        *self;         /* this process's block, NULL: none yet */
+    int               self_fd;
+    struct pb        *ns;           /* the block whose names the process uses */
+    int               ns_fd;
+    struct name_table *names;       /* &ns->names, or a private table */
+    struct pb       **children;     /* blocks of the children it forked */
+    unsigned          nchildren, children_cap;
+    struct pb        *fork_pb;      /* the block made for the child being forked */
+    int               fork_fd;
+};
+
+extern struct proc posixtrace_proc;
+
+/* Sets the process up once (also done by a constructor: an image that exec
+ * left traced finds its streams before main). */
+void proc_init(void);
+
+/* The names the process's posix_trace_eventid_open() uses. */
+struct name_table *proc_names(void);
+
+/* Handles streams posted to the process's block (the epoch moved). */
+void proc_sync(void);
+
+/* The streams the caller records into: attach (owned: the entry owns the
+ * mapping and fd, else they are the stream table's): 0 or EAGAIN (no free
+ * entry); and detach: whether s was attached. */
+int  proc_attach(struct stream *s, size_t len, int fd, int owned);
+int  proc_detach(struct stream *s);
+/* In the child of fork: if s is attached, its entry takes over the mapping
+ * and descriptor (kept across exec); returns whether it did. */
+int  proc_adopt(struct stream *s, size_t len, int fd);
+
+/* May the caller trace pid?  0 with *target its block (NULL for the caller
+ * itself), ESRCH or EPERM (S0088, S0089). */
+int  proc_target(pid_t pid, struct pb **target);
+
+/* Posts the stream named name to target's block.  0 or EAGAIN. */
+int  proc_post(struct pb *target, const char *name);
+
+/* The names of the process whose block is target (NULL: the caller). */
+struct name_table *proc_names_of(struct pb *target);
+
+/* fork handlers, called by the stream table's (stream_table.c). */
+void proc_prepare_fork(void);
+void proc_after_fork_parent(void);
+void proc_after_fork_child(void);
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * stream_put.c -- the slow paths of recording (stream_put.h): a full LOOP
+ * stream overwriting its oldest events, a full UNTIL_FULL stream stopping
+ * itself; and the origin of an event.
+ */
+#define _GNU_SOURCE                     /* sched_getcpu() */
+#include <sched.h>
+#include <stdlib.h>
+#include "posix/process.h"
+#include "posix/stream_put.h"
+
+void origin_of_caller(struct origin *o, const void *prog)
+{
+    pthread_t self = pthread_self();
+    o->pid = (uint32_t)posixtrace_proc.pid;
+    o->thread = 0;
+    memcpy(&o->thread, &self, sizeof self < sizeof o->thread ? sizeof self : sizeof o->thread);
+    o->prog = (uint64_t)(uintptr_t)prog;
+    o->cpu = sim_cpu_of_thread();
+    if (o->cpu < 0)
+        o->cpu = sched_getcpu();
+}
+
+/* The rank (1, 2, ...) of the calling thread among those that recorded
+ * into s, whatever their process; 0 past SIM_ORIGINS_MAX (the thread is
+ * then "none"). */
+static uint64_t sim_thread_rank(struct stream *s)
+{
+    pthread_t self = pthread_self();
+    uint64_t t = 0;
+    memcpy(&t, &self, sizeof self < sizeof t ? sizeof self : sizeof t);
+    uint32_t pid = (uint32_t)posixtrace_proc.pid;
+    for (unsigned i = 0; i < s->nsim_threads; i++)
+        if (s->sim_threads[i].pid == pid && s->sim_threads[i].thread == t)
+            return i + 1u;
+    if (s->nsim_threads == SIM_ORIGINS_MAX)
+        return 0;
+    s->sim_threads[s->nsim_threads].pid = pid;
+    s->sim_threads[s->nsim_threads].thread = t;
+    return ++s->nsim_threads;
+}
+
+/* The rank (0, 1, ...) of the calling process among those that recorded
+ * into s: the deterministic pid is the stream's plus this rank. */
+static uint32_t sim_process_rank(struct stream *s)
+{
+    uint32_t pid = (uint32_t)posixtrace_proc.pid;
+    for (unsigned i = 0; i < s->nsim_pids; i++)
+        if (s->sim_pids[i] == pid)
+            return i;
+    if (s->nsim_pids == SIM_ORIGINS_MAX)
+        return SIM_ORIGINS_MAX;
+    s->sim_pids[s->nsim_pids] = pid;
+    return s->nsim_pids++;
+}
+
+void stream_sim_origin(struct stream *s, struct origin *o)
+{
+    /* LOGFORMAT section 9: nothing that differs from run to run. */
+    o->pid = s->sim_pid + sim_process_rank(s);
+    o->thread = sim_thread_rank(s);
+    o->prog = 0;
+    o->cpu = sim_cpu_of_thread();
+}
+
+/* LOOP (S0032, S0033): drops the oldest events until need bytes are free.
+ * The first event dropped since the reader caught up gives the OVERFLOW
+ * timestamp (S0279). */
+void stream_make_room(struct stream *s, uint64_t need)
+{
+    while (s->ring.cap - ring_used(&s->ring) < need) {
+        struct rec_hdr h;
+        ring_copy_out(&s->ring, s->ring.tail, &h, sizeof h);
+        s->ring.tail += rec_size(h.len & REC_LEN_MASK);
+        if (s->ovf == OVF_NONE) {
+            s->ovf = OVF_PENDING;
+            s->ovf_ts = h.ts;
+        }
+        s->lost++;
+    }
+    s->overrun = POSIX_TRACE_OVERRUN;                   /* S0248 */
+    s->full = POSIX_TRACE_FULL;
+}
+
+/* UNTIL_FULL (S0034): the event is lost, STOP(auto) goes into the space kept
+ * for it, and the stream suspends itself.  Returns -1 (the event is lost). */
+int stream_full_until(struct stream *s)
+{
+    static const struct origin none = { 0, 0, 0, -1 };
+    int automatic = 1;
+    s->overrun = POSIX_TRACE_OVERRUN;
+    s->lost++;
+    stream_write(s, POSIX_TRACE_STOP, &automatic, sizeof automatic, 0, &none);
+    s->run = POSIX_TRACE_SUSPENDED;
+    s->full = POSIX_TRACE_FULL;
+    s->autostopped = 1;
+    stream_update_recording(s);
+    return -1;
+}

@@ -1,0 +1,99 @@
+/*
+ * stream_put.h -- recording one event into a stream, under its lock, with the
+ * stream-full policies of XSH posix_trace_attr_getstreamfullpolicy and the
+ * overflow bookkeeping of XSH 2.11 (DESIGN.md, "Stream-full policies").
+ *
+ * Inline because it is the recording path: posix_trace_event() compiles to
+ * one function with no call but the lock, the clock and the data copy.
+ */
+#ifndef POSIXTRACE_STREAM_PUT_H
+#define POSIXTRACE_STREAM_PUT_H
+
+#include "stream/stream.h"
+#include "stream/sim_cpu.h"
+
+/* The current time of the stream's clock, in ns since the Epoch; advances a
+ * simulated clock by its step.  Called with the lock held, so that the
+ * events of a stream are in timestamp order in its ring. */
+static inline uint64_t stream_now(struct stream *s)
+{
+    if (s->sim) {
+        uint64_t t = s->sim_now;
+        s->sim_now += s->sim_step;
+        return t;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return timespec_to_ns(&ts);
+}
+
+/* The slow paths of stream_put (stream_put.c). */
+void stream_make_room(struct stream *s, uint64_t need);
+int  stream_full_until(struct stream *s);
+
+/* The FLUSH policy's (log_flusher.c): a flush that starts by itself when the
+ * stream is half full; and, when an event finds no room, the stream's
+ * events handed to the flusher at once, so that the event fits (0) unless
+ * the flusher is too far behind (-1: the stream is full).  extra is room
+ * the event may use besides the free space (the STOP reserve). */
+void log_flush_auto(struct stream *s);
+int  log_flush_make_room(struct stream *s, uint64_t need, uint64_t extra);
+
+static inline void stream_write(struct stream *s, trace_event_id_t id, const void *data,
+                                uint32_t len, int truncated, const struct origin *o)
+{
+    struct rec_hdr h = {
+        .ts = stream_now(s), .thread = o->thread, .prog = o->prog, .id = id,
+        .pid = o->pid, .len = len | (truncated ? REC_TRUNCATED : 0), .cpu = o->cpu,
+    };
+    struct ring *r = &s->ring;
+    uint64_t pos = r->head & (r->cap - 1);
+    uint64_t size = rec_size(len);
+    if (pos + size <= r->cap) {                 /* the common case: no wrap */
+        unsigned char *p = ring_buf(r) + pos;
+        memcpy(p, &h, sizeof h);
+        if (len == 8) {
+            memcpy(p + sizeof h, data, 8);      /* the common size, inlined */
+        } else if (len) {
+            /* Zero the padding first: ring bytes are always defined, so a
+             * log writer may copy whole records. */
+            uint64_t zero = 0;
+            memcpy(p + size - 8, &zero, 8);
+            memcpy(p + sizeof h, data, len);
+        }
+    } else {
+        static const uint64_t zero = 0;
+        ring_copy_in(r, r->head, &h, sizeof h);
+        if (len) {
+            ring_copy_in(r, r->head + size - 8, &zero, 8);
+            ring_copy_in(r, r->head + sizeof h, data, len);
+        }
+    }
+    r->head += size;
+    if (s->waiters)
+        shm_cond_broadcast(&s->readable);
+}
+
+/* Records an event (lock held, stream active): applies the stream-full
+ * policy, wakes readers.  Returns 0, or -1 if the event was lost (UNTIL_FULL
+ * or FLUSH stopped the stream).  A STOP event may use the space kept for the
+ * automatic STOP of UNTIL_FULL. */
+static inline int stream_put(struct stream *s, trace_event_id_t id, const void *data,
+                             uint32_t len, int truncated, const struct origin *o)
+{
+    uint64_t need = rec_size(len);
+    uint64_t extra = id == POSIX_TRACE_STOP ? s->reserve : 0;
+    uint64_t room = s->ring.cap - s->reserve - ring_used(&s->ring) + extra;
+    if (need > room) {
+        if (s->policy == POSIX_TRACE_LOOP)
+            stream_make_room(s, need);
+        else if (s->policy != POSIX_TRACE_FLUSH || log_flush_make_room(s, need, extra) != 0)
+            return stream_full_until(s);
+    }
+    stream_write(s, id, data, len, truncated, o);
+    if (s->flush_mark && ring_used(&s->ring) >= s->flush_mark)
+        log_flush_auto(s);                              /* S0038 */
+    return 0;
+}
+
+#endif

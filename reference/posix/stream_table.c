@@ -1,0 +1,164 @@
+/*
+ * stream_table.c -- the controller's table of trace stream slots.
+ *
+ * The API forces this piece of process-wide state: a trace id must name a
+ * stream, and posix_trace_event() has no stream argument.  A trace id is
+ * (generation << 6) | slot; the generation grows each time a slot's stream is
+ * shut down, so a stale id is recognised (EINVAL) even after the slot is
+ * reused.  The streams themselves are shared objects (stream.h).
+ *
+ * fork (S0094, S0319, S0320): the child controls no stream of its parent:
+ * every slot is emptied in the child, so the parent's trace ids give EINVAL
+ * there.  A stream the child is traced into by inheritance (S0317) stays
+ * mapped in the child, owned by its list of streams it records into
+ * (process.c); every other mapping is dropped.  A stream's log is left to
+ * the parent.  exit (S0111): every stream still active is shut down by a
+ * destructor, which flushes a stream's log and joins its flusher.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "stream/event_names.h"
+#include "posix/log_flusher.h"
+#include "posix/process.h"
+#include "stream/stream.h"
+
+struct stream_table posixtrace_table;
+
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static void lock_all(void)
+{
+    pthread_mutex_lock(&posixtrace_table.lock);
+    for (int i = 0; i < TRACE_SYS_MAX; i++)
+        pthread_mutex_lock(&posixtrace_table.slots[i].lock);
+    proc_prepare_fork();
+}
+
+static void unlock_all(void)
+{
+    proc_after_fork_parent();
+    for (int i = TRACE_SYS_MAX - 1; i >= 0; i--)
+        pthread_mutex_unlock(&posixtrace_table.slots[i].lock);
+    pthread_mutex_unlock(&posixtrace_table.lock);
+}
+
+void stream_slot_clear(struct stream_slot *sl)
+{
+    sl->s = NULL;
+    sl->fd = -1;
+    sl->names = NULL;
+    sl->shm_name[0] = '\0';
+    sl->gen++;                          /* the trace id is dead from now on */
+}
+
+/* In the child of fork: the parent's streams are not the child's to
+ * control; those it is traced into by inheritance stay attached. */
+static void after_fork_in_child(void)
+{
+    proc_after_fork_child();
+    struct stream_table *t = &posixtrace_table;
+    for (int i = 0; i < TRACE_SYS_MAX; i++) {
+        struct stream_slot *sl = &t->slots[i];
+        if (sl->s != NULL) {
+            if (sl->s->log != NULL)
+                log_stream_forget(sl->s->log);  /* the parent's: its copy goes */
+            /* The child is single-threaded here: nothing else uses the
+             * mapping, so it can go at once unless the child records
+             * into the stream (then the attachment takes it over). */
+            if (!proc_adopt(sl->s, sl->len, sl->fd)) {
+                munmap(sl->s, sl->len);
+                if (sl->fd >= 0)
+                    close(sl->fd);
+            }
+            stream_slot_clear(sl);
+        }
+    }
+    for (int i = TRACE_SYS_MAX - 1; i >= 0; i--)
+        pthread_mutex_unlock(&t->slots[i].lock);
+    pthread_mutex_unlock(&t->lock);
+}
+
+static void init_table(void)
+{
+    struct stream_table *t = &posixtrace_table;
+    pthread_mutex_init(&t->lock, NULL);
+    for (int i = 0; i < TRACE_SYS_MAX; i++) {
+        pthread_mutex_init(&t->slots[i].lock, NULL);
+        t->slots[i].gen = 1;
+        t->slots[i].fd = -1;
+    }
+    proc_init();
+    pthread_atfork(lock_all, unlock_all, after_fork_in_child);
+}
+
+void stream_table_init(void)
+{
+    pthread_once(&table_once, init_table);
+}
+
+struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot)
+{
+    stream_table_init();
+    struct stream_slot *sl = &posixtrace_table.slots[trid & (TRACE_SYS_MAX - 1)];
+    pthread_mutex_lock(&sl->lock);
+    struct stream *s = sl->s;
+    if (s == NULL || sl->gen != (unsigned long)(trid >> 6)) {
+        pthread_mutex_unlock(&sl->lock);
+        return NULL;
+    }
+    shm_lock(&s->lock);
+    if (s->state != SLOT_ACTIVE) {
+        shm_unlock(&s->lock);
+        pthread_mutex_unlock(&sl->lock);
+        return NULL;
+    }
+    if (slot != NULL)
+        *slot = sl;                     /* kept locked */
+    else
+        pthread_mutex_unlock(&sl->lock);
+    return s;
+}
+
+struct stream *stream_acquire(trace_id_t trid)
+{
+    return stream_acquire_slot(trid, NULL);
+}
+
+int stream_table_uses(const struct name_table *names)
+{
+    for (int i = 0; i < TRACE_SYS_MAX; i++)
+        if (posixtrace_table.slots[i].names == names)
+            return 1;
+    return 0;
+}
+
+struct name_table *stream_names(const struct stream *s)
+{
+    return posixtrace_table.slots[s->slot].names;
+}
+
+void stream_update_recording(struct stream *s)
+{
+    int on = s->state == SLOT_ACTIVE &&
+             (s->run == POSIX_TRACE_RUNNING || s->autostopped);
+    atomic_store_explicit(&s->recording, on, memory_order_release);
+}
+
+/* S0111: streams still active when the process exits are shut down. */
+__attribute__((destructor)) static void shutdown_at_exit(void)
+{
+    struct stream_table *t = &posixtrace_table;
+    if (t->slots[0].gen == 0)
+        return;                         /* the table was never used */
+    for (int i = 0; i < TRACE_SYS_MAX; i++) {
+        struct stream_slot *sl = &t->slots[i];
+        pthread_mutex_lock(&sl->lock);
+        int active = sl->s != NULL;
+        trace_id_t trid = (trace_id_t)(sl->gen << 6) | (trace_id_t)i;
+        pthread_mutex_unlock(&sl->lock);
+        if (active)
+            posix_trace_shutdown(trid);
+    }
+}

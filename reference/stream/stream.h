@@ -1,0 +1,214 @@
+/*
+ * stream.h -- the reference's trace streams: the per-process table of stream
+ * slots, a stream's state, and the operations the API files share.
+ *
+ * A stream lives in a shared memory object (shm.h) with its ring, so that
+ * every process traced into it records there (DESIGN.md, "Streams shared
+ * between processes").  Nothing in it is a pointer valid in another process
+ * except `log`, which only its controller uses.
+ *
+ * Locking: a stream's lock (shm_lock.h: shared between processes, and
+ * taken over from a process that died holding it) guards everything in the
+ * stream.  The controller's table has a local mutex per slot, which guards
+ * the slot (which mapping, which generation): an API call takes the slot's
+ * lock, then the stream's, and lets the slot's go.  A mapping that a
+ * recording thread may still be using is retired, never unmapped, so a
+ * thread that finds a stream shut down under the lock simply leaves.  The
+ * table lock serialises creation, fork and exit.
+ */
+#ifndef POSIXTRACE_STREAM_H
+#define POSIXTRACE_STREAM_H
+
+#include <trace.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include "stream/ring.h"
+#include "shm/shm.h"
+
+#define STREAM_MAGIC     0x3154535243525450ull  /* "PTRCST1": fd scan after exec */
+#define SIM_ORIGINS_MAX  256                    /* threads with deterministic origins */
+
+/* SLOT_CLOSING: a stream with log being shut down: its final flush runs
+ * (the flusher still uses the slot), every call with its trace id fails. */
+enum slot_state { SLOT_FREE = 0, SLOT_ACTIVE = 1, SLOT_CLOSING = 2 };
+
+struct log_stream;                  /* the trace log of a stream (log_stream.h) */
+struct name_table;                  /* event names (event_names.h) */
+
+/* The overflow condition of a LOOP stream, as the reader will report it. */
+enum overflow_state {
+    OVF_NONE = 0,     /* nothing lost since the reader last caught up */
+    OVF_PENDING,      /* events lost: OVERFLOW not reported yet */
+    OVF_RESUME        /* OVERFLOW reported: RESUME comes before the next event */
+};
+
+struct sim_origin {
+    uint32_t pid;                   /* real pid of the thread's process */
+    uint64_t thread;                /* its pthread_t */
+};
+
+struct stream {
+    uint64_t        magic;          /* STREAM_MAGIC */
+    uint64_t        map_len;        /* bytes of the shared object */
+    struct shm_mutex lock;          /* shm_lock.h */
+    struct shm_cond  readable;      /* readers wait here for an event */
+    unsigned long   gen;            /* generation: part of the trace id */
+    unsigned        slot;           /* index in the controller's table */
+    int             state;          /* enum slot_state */
+    int             waiters;        /* readers blocked on `readable` */
+    _Atomic int     recording;      /* running, or UNTIL_FULL-stopped and
+                                     * counting the events it loses: read
+                                     * without the lock by every process */
+
+    /* The stream proper, valid while state == SLOT_ACTIVE. */
+    trace_attr_t    attr;           /* copy of the creation attributes */
+    int             policy;         /* resolved stream-full-policy */
+    int             run;            /* POSIX_TRACE_RUNNING / _SUSPENDED */
+    int             full;           /* POSIX_TRACE_FULL / _NOT_FULL */
+    int             overrun;        /* POSIX_TRACE_OVERRUN / _NO_OVERRUN */
+    int             autostopped;    /* UNTIL_FULL stopped itself: restart when empty */
+    uint32_t        max_data;       /* max-data-size */
+    uint64_t        reserve;        /* ring space kept for the automatic STOP */
+    uint64_t        flush_mark;     /* FLUSH policy: ring bytes in use that start a
+                                     * flush by themselves; 0: none */
+    struct ring     ring;
+    int             ovf;            /* enum overflow_state */
+    uint64_t        ovf_ts;         /* timestamp of the first event lost */
+    uint64_t        lost;           /* events lost so far (statistics) */
+    unsigned        typelist_pos;   /* cursor of eventtypelist_getnext_id */
+    pid_t           owner;          /* controller process */
+    int             inherit;        /* POSIX_TRACE_INHERITED / CLOSE_FOR_CHILD */
+    int             sim;            /* simulated clock? */
+    uint64_t        sim_now;        /* its value, ns */
+    uint64_t        sim_step;       /* its step, ns */
+    struct log_stream *log;         /* its trace log (TRL), NULL: none; an
+                                     * address in the controller only */
+    _Atomic int     flush_kick;     /* FLUSH: a traced process asks for a flush */
+    struct shm_cond flush_wake;     /* its flusher waits here for work */
+    struct shm_cond flush_idle;     /* clear waits here for a flush to end */
+    int             simorigin;      /* deterministic origins (posixtrace_sim.h) */
+    uint32_t        sim_pid;
+    /* Threads in the order they first recorded, and processes likewise
+     * (posixtrace_attr_setsimorigin). */
+    struct sim_origin sim_threads[SIM_ORIGINS_MAX];
+    unsigned        nsim_threads;
+    uint32_t        sim_pids[SIM_ORIGINS_MAX];
+    unsigned        nsim_pids;
+    trace_event_set_t filter;       /* TEF: event types not recorded (eventset.h) */
+};
+
+/* A slot of the controller's table (process-local). */
+struct stream_slot {
+    pthread_mutex_t    lock;
+    unsigned long      gen;         /* generation: part of the trace id */
+    struct stream     *s;           /* its stream, NULL: free */
+    size_t             len;         /* the mapping's size */
+    int                fd;          /* the object's descriptor, or -1 */
+    struct name_table *names;       /* the traced process's event names */
+    char               shm_name[SHM_NAME_MAX];  /* kept for the traced process */
+};
+
+struct stream_table {
+    pthread_mutex_t    lock;
+    struct stream_slot slots[TRACE_SYS_MAX];
+};
+
+extern struct stream_table posixtrace_table;
+
+/* Initialises the table once (mutexes, fork and exit handlers). */
+void stream_table_init(void);
+
+/* Locks and returns the active stream trid names, or NULL (trid invalid,
+ * shut down, or inherited from a parent process). */
+struct stream *stream_acquire(trace_id_t trid);
+/* The same, with the slot kept locked too (*slot): for changing the slot. */
+struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot);
+static inline void stream_release(struct stream *s) { shm_unlock(&s->lock); }
+
+static inline trace_id_t stream_trid(const struct stream *s)
+{
+    return (trace_id_t)(s->gen << 6) | (trace_id_t)s->slot;
+}
+
+/* Empties a slot (its lock held) once its mapping is dealt with: the
+ * slot's trace id is dead from then on. */
+void stream_slot_clear(struct stream_slot *sl);
+
+/* Does a slot read these names?  (Table locked: fork.) */
+int stream_table_uses(const struct name_table *names);
+
+/* The event names of the process(es) s traces (controller only). */
+struct name_table *stream_names(const struct stream *s);
+
+/* Identity of an event's origin; system events with none use all zeros. */
+struct origin {
+    uint32_t pid;
+    uint64_t thread;
+    uint64_t prog;
+    int32_t  cpu;
+};
+
+/* The origin of an event recorded by the calling thread at address prog. */
+void origin_of_caller(struct origin *o, const void *prog);
+
+/* The same with deterministic origins (posixtrace_attr_setsimorigin): the
+ * stream's pid, the thread's rank, no address.  Lock held. */
+void stream_sim_origin(struct stream *s, struct origin *o);
+
+/* The origin of an event recorded by the calling thread into s.  Inline:
+ * it is on the recording path. */
+static inline void stream_origin(struct stream *s, struct origin *o, const void *prog)
+{
+    if (__builtin_expect(s->simorigin, 0))
+        stream_sim_origin(s, o);
+    else
+        origin_of_caller(o, prog);
+}
+
+/* Taking events out of an active stream (read.c), for its readers and for
+ * the flusher of its log: the same code, so that a LOOP stream's OVERFLOW
+ * and RESUME reach both.  Lock held. */
+int stream_event_ready(const struct stream *s);
+/* The ring bytes the next event takes as a record (stream_event_ready). */
+uint64_t stream_next_size(const struct stream *s);
+/* Takes the next event (stream_event_ready holds): its header into *h (len
+ * is the whole data length, with REC_TRUNCATED), at most cap bytes of its
+ * data into data.  Frees its space; restarts an UNTIL_FULL stream that it
+ * emptied (S0036). */
+void stream_take(struct stream *s, struct rec_hdr *h, void *data, size_t cap);
+
+/* The event a reader reports for record header h (truncation at record
+ * time only). */
+void rec_to_event_info(const struct rec_hdr *h, struct posix_trace_event_info *ev);
+
+/* Updates s->recording after a change of state. */
+void stream_update_recording(struct stream *s);
+
+/* Would an event with len bytes of data fit without loss? (LOOP: always.)
+ * UNTIL_FULL and FLUSH keep room for the automatic STOP. */
+static inline int stream_fits(const struct stream *s, uint32_t len)
+{
+    return s->policy == POSIX_TRACE_LOOP ||
+           rec_size(len) + s->reserve + ring_used(&s->ring) <= s->ring.cap;
+}
+
+static inline uint64_t timespec_to_ns(const struct timespec *t)
+{
+    return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
+
+static inline void ns_to_timespec(uint64_t ns, struct timespec *t)
+{
+    t->tv_sec = (time_t)(ns / 1000000000u);
+    t->tv_nsec = (long)(ns % 1000000000u);
+}
+
+/* Size of the largest system event's data: the FILTER event's two sets. */
+#define SYSTEM_EVENT_DATA_MAX  (2 * sizeof(trace_event_set_t))
+
+/* Maps name to an identifier in the name space of s, the way
+ * posix_trace_eventid_open() does in the traced process (filter.c).  Lock
+ * held.  0, ENAMETOOLONG or EINVAL. */
+int stream_eventid_open(struct stream *s, const char *name, trace_event_id_t *id);
+
+#endif
