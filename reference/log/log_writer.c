@@ -18,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "stream/event_names.h"
-#include "posix/process.h"
 #include "log/log_writer.h"
 #include "stream/stream.h"
 #include "slot/trace_file.h"
@@ -124,8 +123,8 @@ static uint32_t encode_names(struct log_writer *w, traceevent_t *area, uint32_t 
     uint32_t words[LOG_NAME_WORDS_MAX], start = w->names_slot;
     if (cap > LOG_META_SLOTS - w->names_slot)
         cap = LOG_META_SLOTS - w->names_slot;
-    struct name_table *t = w->names != NULL ? w->names : proc_names();
-    unsigned count = event_names_count(t);
+    struct name_table *t = w->names;
+    unsigned count = t != NULL ? event_names_count(t) : 0;
     char name[TRACE_EVENT_NAME_MAX + 1];
     while (w->names_written < count) {
         trace_event_id_t id = FIRST_NAMED_USER_EVENT + w->names_written;

@@ -39,7 +39,7 @@ struct log_writer {
     uint32_t *words;            /* scratch: one record's payload */
     uint32_t meta_counter;      /* status records written */
     struct name_table *names;   /* the traced process's event names (NULL:
-                                 * the calling process's); set before create */
+                                 * none), the caller's to set before create */
     uint32_t names_written;     /* event names of the process already in the area */
     uint32_t names_slot;        /* the area's next free slot */
 };

@@ -8,7 +8,7 @@
 #include "stream/event_names.h"
 #include "posix/prerecorded.h"
 #include "posix/process.h"
-#include "stream/stream.h"
+#include "posix/stream_table.h"
 
 int posix_trace_eventid_open(const char *restrict name, trace_event_id_t *restrict id)
 {

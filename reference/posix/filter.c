@@ -15,14 +15,15 @@
  */
 #include <errno.h>
 #include "stream/event_names.h"
-#include "stream/eventset.h"
+#include "stream/eventset_bits.h"
 #include "posix/prerecorded.h"
 #include "posix/stream_put.h"
+#include "posix/stream_table.h"
 
 /* The stream's name space: that of the process(es) it traces (DESIGN.md,
  * "Name spaces"), so that the controller and the traced process map every
  * name to the same identifier (S0143-S0148). */
-int stream_eventid_open(struct stream *s, const char *name, trace_event_id_t *id)
+static int stream_eventid_open(struct stream *s, const char *name, trace_event_id_t *id)
 {
     return event_names_open(stream_names(s), name, id);
 }

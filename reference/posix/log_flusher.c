@@ -20,6 +20,8 @@
 #include "posix/log_flusher.h"
 #include "posix/process.h"
 #include "posix/stream_put.h"
+#include "posix/stream_table.h"
+#include "posix/read.h"
 
 /* Records taken at a time: bounds the flusher's memory whatever the
  * stream's size; at least TAKE_MIN, so that a small FLUSH stream has room to

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "posix/process.h"
-#include "stream/stream.h"
+#include "posix/stream_table.h"
 
 static _Atomic uint32_t no_epoch;       /* never moves: a process with no block */
 

@@ -12,6 +12,8 @@
 #include <string.h>
 #include "posix/prerecorded.h"
 #include "posix/stream_put.h"
+#include "posix/stream_table.h"
+#include "posix/read.h"
 
 enum wait_mode { WAIT_FOREVER, WAIT_NEVER, WAIT_UNTIL };
 

@@ -7,7 +7,7 @@
  * ring, one unlock.  The streams are those the process is traced into,
  * whoever controls them (process.h).
  */
-#include "stream/eventset.h"
+#include "stream/eventset_bits.h"
 #include "posix/process.h"
 #include "posix/stream_put.h"
 

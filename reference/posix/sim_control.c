@@ -7,7 +7,7 @@
 #include <posixtrace_sim.h>
 #include "stream/attr.h"
 #include "stream/sim_cpu.h"
-#include "stream/stream.h"
+#include "posix/stream_table.h"
 
 _Thread_local int posixtrace_sim_cpu_plus1;
 

@@ -18,6 +18,7 @@
 #include "posix/prerecorded.h"
 #include "posix/process.h"
 #include "posix/stream_put.h"
+#include "posix/stream_table.h"
 
 /* May fd hold a log (LOGFORMAT section 6)?  EBADF: not open for writing
  * (S0119); EINVAL: not a regular file, or O_APPEND (S0097: the metadata

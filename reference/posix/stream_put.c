@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include "posix/process.h"
 #include "posix/stream_put.h"
+#include "posix/stream_table.h"
 
 void origin_of_caller(struct origin *o, const void *prog)
 {

@@ -12,6 +12,31 @@
 #include "stream/stream.h"
 #include "stream/sim_cpu.h"
 
+/* Identity of an event's origin; system events with none use all zeros. */
+struct origin {
+    uint32_t pid;
+    uint64_t thread;
+    uint64_t prog;
+    int32_t  cpu;
+};
+
+/* The origin of an event recorded by the calling thread at address prog. */
+void origin_of_caller(struct origin *o, const void *prog);
+
+/* The same with deterministic origins (posixtrace_attr_setsimorigin): the
+ * stream's pid, the thread's rank, no address.  Lock held. */
+void stream_sim_origin(struct stream *s, struct origin *o);
+
+/* The origin of an event recorded by the calling thread into s.  Inline:
+ * it is on the recording path. */
+static inline void stream_origin(struct stream *s, struct origin *o, const void *prog)
+{
+    if (__builtin_expect(s->simorigin, 0))
+        stream_sim_origin(s, o);
+    else
+        origin_of_caller(o, prog);
+}
+
 /* The current time of the stream's clock, in ns since the Epoch; advances a
  * simulated clock by its step.  Called with the lock held, so that the
  * events of a stream are in timestamp order in its ring. */

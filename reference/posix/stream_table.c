@@ -22,7 +22,7 @@
 #include "stream/event_names.h"
 #include "posix/log_flusher.h"
 #include "posix/process.h"
-#include "stream/stream.h"
+#include "posix/stream_table.h"
 
 struct stream_table posixtrace_table;
 

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include "stream/event_names.h"
-#include "stream/eventset.h"
+#include "stream/eventset_bits.h"
 #include "shm/shm.h"
 
 struct system_event {

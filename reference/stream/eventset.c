@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <string.h>
 #include "stream/event_names.h"
-#include "stream/eventset.h"
+#include "stream/eventset_bits.h"
 
 int posix_trace_eventset_add(trace_event_id_t id, trace_event_set_t *set)
 {

@@ -1,6 +1,7 @@
 /*
- * stream.h -- the reference's trace streams: the per-process table of stream
- * slots, a stream's state, and the operations the API files share.
+ * stream.h -- a trace stream's state (struct stream): what its shared memory
+ * object holds beside its ring.  The controller's table of streams is
+ * posix/stream_table.h's; the operations on a stream are the posix/ files'.
  *
  * A stream lives in a shared memory object (shm.h) with its ring, so that
  * every process traced into it records there (DESIGN.md, "Streams shared
@@ -9,12 +10,12 @@
  *
  * Locking: a stream's lock (shm_lock.h: shared between processes, and
  * taken over from a process that died holding it) guards everything in the
- * stream.  The controller's table has a local mutex per slot, which guards
- * the slot (which mapping, which generation): an API call takes the slot's
- * lock, then the stream's, and lets the slot's go.  A mapping that a
- * recording thread may still be using is retired, never unmapped, so a
- * thread that finds a stream shut down under the lock simply leaves.  The
- * table lock serialises creation, fork and exit.
+ * stream.  The controller's table (posix/stream_table.h) has a local
+ * mutex per slot, which guards the slot (which mapping, which generation):
+ * an API call takes the slot's lock, then the stream's, and lets the slot's
+ * go.  A mapping that a recording thread may still be using is retired,
+ * never unmapped, so a thread that finds a stream shut down under the lock
+ * simply leaves.  The table lock serialises creation, fork and exit.
  */
 #ifndef POSIXTRACE_STREAM_H
 #define POSIXTRACE_STREAM_H
@@ -94,95 +95,13 @@ struct stream {
     unsigned        nsim_threads;
     uint32_t        sim_pids[SIM_ORIGINS_MAX];
     unsigned        nsim_pids;
-    trace_event_set_t filter;       /* TEF: event types not recorded (eventset.h) */
+    trace_event_set_t filter;       /* TEF: event types not recorded (eventset_bits.h) */
 };
-
-/* A slot of the controller's table (process-local). */
-struct stream_slot {
-    pthread_mutex_t    lock;
-    unsigned long      gen;         /* generation: part of the trace id */
-    struct stream     *s;           /* its stream, NULL: free */
-    size_t             len;         /* the mapping's size */
-    int                fd;          /* the object's descriptor, or -1 */
-    struct name_table *names;       /* the traced process's event names */
-    char               shm_name[SHM_NAME_MAX];  /* kept for the traced process */
-};
-
-struct stream_table {
-    pthread_mutex_t    lock;
-    struct stream_slot slots[TRACE_SYS_MAX];
-};
-
-extern struct stream_table posixtrace_table;
-
-/* Initialises the table once (mutexes, fork and exit handlers). */
-void stream_table_init(void);
-
-/* Locks and returns the active stream trid names, or NULL (trid invalid,
- * shut down, or inherited from a parent process). */
-struct stream *stream_acquire(trace_id_t trid);
-/* The same, with the slot kept locked too (*slot): for changing the slot. */
-struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot);
-static inline void stream_release(struct stream *s) { shm_unlock(&s->lock); }
 
 static inline trace_id_t stream_trid(const struct stream *s)
 {
     return (trace_id_t)(s->gen << 6) | (trace_id_t)s->slot;
 }
-
-/* Empties a slot (its lock held) once its mapping is dealt with: the
- * slot's trace id is dead from then on. */
-void stream_slot_clear(struct stream_slot *sl);
-
-/* Does a slot read these names?  (Table locked: fork.) */
-int stream_table_uses(const struct name_table *names);
-
-/* The event names of the process(es) s traces (controller only). */
-struct name_table *stream_names(const struct stream *s);
-
-/* Identity of an event's origin; system events with none use all zeros. */
-struct origin {
-    uint32_t pid;
-    uint64_t thread;
-    uint64_t prog;
-    int32_t  cpu;
-};
-
-/* The origin of an event recorded by the calling thread at address prog. */
-void origin_of_caller(struct origin *o, const void *prog);
-
-/* The same with deterministic origins (posixtrace_attr_setsimorigin): the
- * stream's pid, the thread's rank, no address.  Lock held. */
-void stream_sim_origin(struct stream *s, struct origin *o);
-
-/* The origin of an event recorded by the calling thread into s.  Inline:
- * it is on the recording path. */
-static inline void stream_origin(struct stream *s, struct origin *o, const void *prog)
-{
-    if (__builtin_expect(s->simorigin, 0))
-        stream_sim_origin(s, o);
-    else
-        origin_of_caller(o, prog);
-}
-
-/* Taking events out of an active stream (read.c), for its readers and for
- * the flusher of its log: the same code, so that a LOOP stream's OVERFLOW
- * and RESUME reach both.  Lock held. */
-int stream_event_ready(const struct stream *s);
-/* The ring bytes the next event takes as a record (stream_event_ready). */
-uint64_t stream_next_size(const struct stream *s);
-/* Takes the next event (stream_event_ready holds): its header into *h (len
- * is the whole data length, with REC_TRUNCATED), at most cap bytes of its
- * data into data.  Frees its space; restarts an UNTIL_FULL stream that it
- * emptied (S0036). */
-void stream_take(struct stream *s, struct rec_hdr *h, void *data, size_t cap);
-
-/* The event a reader reports for record header h (truncation at record
- * time only). */
-void rec_to_event_info(const struct rec_hdr *h, struct posix_trace_event_info *ev);
-
-/* Updates s->recording after a change of state. */
-void stream_update_recording(struct stream *s);
 
 /* Would an event with len bytes of data fit without loss? (LOOP: always.)
  * UNTIL_FULL and FLUSH keep room for the automatic STOP. */
@@ -205,10 +124,5 @@ static inline void ns_to_timespec(uint64_t ns, struct timespec *t)
 
 /* Size of the largest system event's data: the FILTER event's two sets. */
 #define SYSTEM_EVENT_DATA_MAX  (2 * sizeof(trace_event_set_t))
-
-/* Maps name to an identifier in the name space of s, the way
- * posix_trace_eventid_open() does in the traced process (filter.c).  Lock
- * held.  0, ENAMETOOLONG or EINVAL. */
-int stream_eventid_open(struct stream *s, const char *name, trace_event_id_t *id);
 
 #endif

@@ -21,6 +21,7 @@
 #include "log/log_format.h"
 #include "log/log_reader.h"
 #include "log/log_writer.h"
+#include "posix/process.h"
 
 /* Under valgrind (CK_FORK=no, the check-valgrind run) the heavy loops run
  * fewer rounds. */
@@ -610,6 +611,7 @@ static int first_error_child(void *p, char *msg, size_t len)
     st.st.posix_stream_overrun_status = st.st.posix_log_overrun_status = POSIX_TRACE_NO_OVERRUN;
     st.st.posix_stream_flush_status = POSIX_TRACE_NOT_FLUSHING;
     struct log_writer w = { 0 };
+    w.names = proc_names();             /* the stream's flusher passes its traced process's */
     if (log_writer_create(&w, fd, &a, &st) != 0) {
         snprintf(msg, len, "log_writer_create failed");
         return 1;

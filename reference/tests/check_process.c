@@ -23,6 +23,7 @@
 #include <posixtrace_sim.h>
 #include "stream/stream.h"
 #include "test_util.h"
+#include "posix/stream_table.h"
 
 #define NPROC    4
 #define NTHREAD  4

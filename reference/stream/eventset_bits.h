@@ -1,15 +1,15 @@
 /*
- * eventset.h -- trace event type sets (trace_event_set_t, TEF) inside the
- * reference: one bit per identifier below __POSIXTRACE_EVENT_ID_LIMIT, in
- * 64-bit words (include/posixtrace_types.h).  The bits from the limit up to
+ * eventset_bits.h -- trace event type sets (trace_event_set_t, TEF) inside
+ * the reference, under eventset.c's API: one bit per identifier below
+ * __POSIXTRACE_EVENT_ID_LIMIT, in 64-bit words (include/posixtrace_types.h).  The bits from the limit up to
  * the end of the last word are always 0, so that two sets with the same
  * members have the same bytes (the FILTER and START events carry sets).
  *
  * Inline because eventset_has() is on the recording path: record.c tests
  * each event against its stream's filter with one word load.
  */
-#ifndef POSIXTRACE_EVENTSET_H
-#define POSIXTRACE_EVENTSET_H
+#ifndef POSIXTRACE_EVENTSET_BITS_H
+#define POSIXTRACE_EVENTSET_BITS_H
 
 #include <trace.h>
 
