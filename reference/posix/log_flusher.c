@@ -86,7 +86,7 @@ static int kick_flusher(struct stream *s)
 }
 
 /* The FLUSH policy: the stream is half full (S0038). */
-void log_flush_auto(struct stream *s)
+static void log_flush_auto(struct stream *s)
 {
     if (kick_flusher(s))
         return;
@@ -95,7 +95,7 @@ void log_flush_auto(struct stream *s)
         request_flush(s, &no_origin);
 }
 
-int log_flush_make_room(struct stream *s, uint64_t need, uint64_t extra)
+static int log_flush_make_room(struct stream *s, uint64_t need, uint64_t extra)
 {
     if (kick_flusher(s))
         return -1;          /* full until the flusher has run (DESIGN.md) */
@@ -107,6 +107,17 @@ int log_flush_make_room(struct stream *s, uint64_t need, uint64_t extra)
     if (!ls->request)
         request_flush(s, &no_origin);
     return s->ring.cap - s->reserve - ring_used(&s->ring) + extra >= need ? 0 : -1;
+}
+
+/* The recording path reaches the two above, and the table's fork handler
+ * log_stream_forget(), through hooks set before main: every process that
+ * records into a FLUSH stream, traced or controller, finds them, and the
+ * layers under the flusher know no log. */
+__attribute__((constructor)) static void flush_hooks_at_load(void)
+{
+    stream_flush_hooks.auto_flush = log_flush_auto;
+    stream_flush_hooks.make_room = log_flush_make_room;
+    stream_table_forget_logs_with(log_stream_forget);
 }
 
 /* ---- the flusher thread ------------------------------------------------------------ */

@@ -23,7 +23,6 @@
 #include "log/log_reader.h"
 #include "posix/prerecorded.h"
 #include "stream/stream.h"
-#include "posix/read.h"
 
 #define INDEX_BITS  16
 #define INDEX_MAX   (1u << INDEX_BITS)

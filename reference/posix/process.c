@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "posix/process.h"
-#include "posix/stream_table.h"
+#include "stream/stream.h"
 
 static _Atomic uint32_t no_epoch;       /* never moves: a process with no block */
 
@@ -222,11 +222,21 @@ static void sync_streams(struct proc *p)
 
 void proc_sync(void)
 {
-    stream_table_init();
+    proc_setup();
     sync_streams(&posixtrace_proc);
 }
 
 /* ---- controllers: the processes a controller may trace ------------------------------ */
+
+/* Does a stream of the controller's table read these names?  The table
+ * says so (stream_table.c sets this up before it has a stream); none
+ * does while it is not set. */
+static int (*names_in_use)(const struct name_table *names);
+
+void proc_names_in_use_by(int (*in_use)(const struct name_table *names))
+{
+    names_in_use = in_use;
+}
 
 /* Gives up blocks of children that were reaped, unless a stream still reads
  * their names (lock held). */
@@ -240,7 +250,7 @@ static void forget_reaped_children(struct proc *p)
         si.si_pid = 0;
         int reaped = pid > 0 && waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0
                      && errno == ECHILD;
-        if (reaped && !stream_table_uses(&b->names))
+        if (reaped && !(names_in_use != NULL && names_in_use(&b->names)))
             munmap(b, sizeof *b);
         else
             p->children[j++] = b;
@@ -312,7 +322,7 @@ int proc_post(struct pb *target, const char *name)
 
 struct name_table *proc_names(void)
 {
-    stream_table_init();
+    proc_setup();
     struct proc *p = &posixtrace_proc;
     pthread_mutex_lock(&p->lock);
     ensure_self(p);
@@ -346,7 +356,7 @@ static int inherits_any(struct proc *p)
     return 0;
 }
 
-void proc_prepare_fork(void)
+static void proc_prepare_fork(void)
 {
     struct proc *p = &posixtrace_proc;
     /* A stream posted to this process that it has not attached yet (it
@@ -368,7 +378,7 @@ void proc_prepare_fork(void)
     p->fork_pb = b;
 }
 
-void proc_after_fork_parent(void)
+static void proc_after_fork_parent(void)
 {
     struct proc *p = &posixtrace_proc;
     struct pb *b = p->fork_pb;
@@ -392,7 +402,7 @@ void proc_after_fork_parent(void)
     pthread_mutex_unlock(&p->lock);
 }
 
-void proc_after_fork_child(void)
+static void proc_after_fork_child(void)
 {
     struct proc *p = &posixtrace_proc;
     p->pid = getpid();
@@ -562,7 +572,7 @@ static void find_after_exec(struct proc *p)
     free(f);
 }
 
-void proc_init(void)
+static void proc_init(void)
 {
     struct proc *p = &posixtrace_proc;
     pthread_mutex_lock(&p->lock);
@@ -572,9 +582,17 @@ void proc_init(void)
     sync_streams(p);                    /* streams posted before exec */
 }
 
-/* Set up before main: a new image of a traced process records from its
- * first event. */
-__attribute__((constructor)) static void proc_at_load(void)
+static pthread_once_t proc_once = PTHREAD_ONCE_INIT;
+
+/* The fork handlers go first: the table's, registered after them
+ * (stream_table.c), lock before them and let go after them. */
+static void proc_setup_once(void)
 {
-    stream_table_init();
+    proc_init();
+    pthread_atfork(proc_prepare_fork, proc_after_fork_parent, proc_after_fork_child);
+}
+
+void proc_setup(void)
+{
+    pthread_once(&proc_once, proc_setup_once);
 }

@@ -66,9 +66,14 @@ struct proc {
 
 extern struct proc posixtrace_proc;
 
-/* Sets the process up once (also done by a constructor: an image that exec
- * left traced finds its streams before main). */
-void proc_init(void);
+/* Sets the process up once, with its fork handlers (also done at load by
+ * the stream table's constructor: an image that exec left traced finds its
+ * streams before main). */
+void proc_setup(void);
+
+/* The controller's table tells, through in_use, whether a stream still
+ * reads a child's names (stream_table.c): the process knows no table. */
+void proc_names_in_use_by(int (*in_use)(const struct name_table *names));
 
 /* The names the process's posix_trace_eventid_open() uses. */
 struct name_table *proc_names(void);
@@ -94,10 +99,5 @@ int  proc_post(struct pb *target, const char *name);
 
 /* The names of the process whose block is target (NULL: the caller). */
 struct name_table *proc_names_of(struct pb *target);
-
-/* fork handlers, called by the stream table's (stream_table.c). */
-void proc_prepare_fork(void);
-void proc_after_fork_parent(void);
-void proc_after_fork_child(void);
 
 #endif

@@ -79,33 +79,13 @@ void stream_take(struct stream *s, struct rec_hdr *h, void *data, size_t cap)
     take(s, h, data, cap);
 }
 
-static inline void to_event_info(const struct rec_hdr *h, struct posix_trace_event_info *ev)
-{
-    ev->posix_event_id = h->id;
-    ev->posix_pid = (pid_t)h->pid;
-    ev->posix_prog_address = (void *)(uintptr_t)h->prog;
-    memset(&ev->posix_thread_id, 0, sizeof ev->posix_thread_id);
-    memcpy(&ev->posix_thread_id, &h->thread,
-           sizeof ev->posix_thread_id < sizeof h->thread ? sizeof ev->posix_thread_id
-                                                        : sizeof h->thread);
-    ns_to_timespec(h->ts, &ev->posix_timestamp);
-    ev->posix_cpu = h->cpu;
-    ev->posix_truncation_status = (h->len & REC_TRUNCATED) ? POSIX_TRACE_TRUNCATED_RECORD
-                                                           : POSIX_TRACE_NOT_TRUNCATED;
-}
-
-void rec_to_event_info(const struct rec_hdr *h, struct posix_trace_event_info *ev)
-{
-    to_event_info(h, ev);
-}
-
 /* Takes the next event out of s (stream_event_ready(s) holds). */
 static void take_event(struct stream *s, struct posix_trace_event_info *ev,
                        void *data, size_t num_bytes, size_t *data_len)
 {
     struct rec_hdr h;
     take(s, &h, data, num_bytes);
-    to_event_info(&h, ev);
+    rec_to_event_info(&h, ev);
     size_t len = h.len & REC_LEN_MASK, n = len;
     if (num_bytes < n) {                                /* S0215 */
         n = num_bytes;

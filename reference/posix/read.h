@@ -20,8 +20,4 @@ uint64_t stream_next_size(const struct stream *s);
  * emptied (S0036). */
 void stream_take(struct stream *s, struct rec_hdr *h, void *data, size_t cap);
 
-/* The event a reader reports for record header h (truncation at record
- * time only). */
-void rec_to_event_info(const struct rec_hdr *h, struct posix_trace_event_info *ev);
-
 #endif

@@ -10,6 +10,8 @@
 #include "posix/stream_put.h"
 #include "posix/stream_table.h"
 
+struct stream_flush_hooks stream_flush_hooks;     /* log_flusher.c sets them */
+
 void origin_of_caller(struct origin *o, const void *prog)
 {
     pthread_t self = pthread_self();

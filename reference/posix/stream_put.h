@@ -60,9 +60,14 @@ int  stream_full_until(struct stream *s);
  * stream is half full; and, when an event finds no room, the stream's
  * events handed to the flusher at once, so that the event fits (0) unless
  * the flusher is too far behind (-1: the stream is full).  extra is room
- * the event may use besides the free space (the STOP reserve). */
-void log_flush_auto(struct stream *s);
-int  log_flush_make_room(struct stream *s, uint64_t need, uint64_t extra);
+ * the event may use besides the free space (the STOP reserve).  The log
+ * flusher sets them at load: the recording path sits below the flusher,
+ * which takes events out (read.h) and may so restart a stream (S0036). */
+struct stream_flush_hooks {
+    void (*auto_flush)(struct stream *s);
+    int  (*make_room)(struct stream *s, uint64_t need, uint64_t extra);
+};
+extern struct stream_flush_hooks stream_flush_hooks;
 
 static inline void stream_write(struct stream *s, trace_event_id_t id, const void *data,
                                 uint32_t len, int truncated, const struct origin *o)
@@ -112,12 +117,13 @@ static inline int stream_put(struct stream *s, trace_event_id_t id, const void *
     if (need > room) {
         if (s->policy == POSIX_TRACE_LOOP)
             stream_make_room(s, need);
-        else if (s->policy != POSIX_TRACE_FLUSH || log_flush_make_room(s, need, extra) != 0)
+        else if (s->policy != POSIX_TRACE_FLUSH ||
+                 stream_flush_hooks.make_room(s, need, extra) != 0)
             return stream_full_until(s);
     }
     stream_write(s, id, data, len, truncated, o);
     if (s->flush_mark && ring_used(&s->ring) >= s->flush_mark)
-        log_flush_auto(s);                              /* S0038 */
+        stream_flush_hooks.auto_flush(s);               /* S0038 */
     return 0;
 }
 

@@ -20,7 +20,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "stream/event_names.h"
-#include "posix/log_flusher.h"
 #include "posix/process.h"
 #include "posix/stream_table.h"
 
@@ -28,17 +27,23 @@ struct stream_table posixtrace_table;
 
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
+/* log_stream_forget(), from the log flusher: set at load. */
+static void (*forget_log)(struct log_stream *ls);
+
+void stream_table_forget_logs_with(void (*forget)(struct log_stream *ls))
+{
+    forget_log = forget;
+}
+
 static void lock_all(void)
 {
     pthread_mutex_lock(&posixtrace_table.lock);
     for (int i = 0; i < TRACE_SYS_MAX; i++)
         pthread_mutex_lock(&posixtrace_table.slots[i].lock);
-    proc_prepare_fork();
 }
 
 static void unlock_all(void)
 {
-    proc_after_fork_parent();
     for (int i = TRACE_SYS_MAX - 1; i >= 0; i--)
         pthread_mutex_unlock(&posixtrace_table.slots[i].lock);
     pthread_mutex_unlock(&posixtrace_table.lock);
@@ -57,13 +62,12 @@ void stream_slot_clear(struct stream_slot *sl)
  * control; those it is traced into by inheritance stay attached. */
 static void after_fork_in_child(void)
 {
-    proc_after_fork_child();
     struct stream_table *t = &posixtrace_table;
     for (int i = 0; i < TRACE_SYS_MAX; i++) {
         struct stream_slot *sl = &t->slots[i];
         if (sl->s != NULL) {
             if (sl->s->log != NULL)
-                log_stream_forget(sl->s->log);  /* the parent's: its copy goes */
+                forget_log(sl->s->log);         /* the parent's: its copy goes */
             /* The child is single-threaded here: nothing else uses the
              * mapping, so it can go at once unless the child records
              * into the stream (then the attachment takes it over). */
@@ -89,13 +93,24 @@ static void init_table(void)
         t->slots[i].gen = 1;
         t->slots[i].fd = -1;
     }
-    proc_init();
+    proc_setup();                       /* its fork handlers first: see below */
+    proc_names_in_use_by(stream_table_uses);
+    /* Registered after the process's: locks the table before the process's
+     * prepare handler runs, lets it go after its parent handler, and
+     * cleans the child's table after the process's child handler. */
     pthread_atfork(lock_all, unlock_all, after_fork_in_child);
 }
 
 void stream_table_init(void)
 {
     pthread_once(&table_once, init_table);
+}
+
+/* Set up before main: a new image of a traced process records from its
+ * first event, and a fork finds every handler in place. */
+__attribute__((constructor)) static void table_at_load(void)
+{
+    stream_table_init();
 }
 
 struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot)

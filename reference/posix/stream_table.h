@@ -47,6 +47,11 @@ int stream_table_uses(const struct name_table *names);
 /* The event names of the process(es) s traces (controller only). */
 struct name_table *stream_names(const struct stream *s);
 
+/* How the child of fork frees the log of a stream of its parent (the
+ * flusher's copy goes): the log flusher (log_flusher.c) says so at load;
+ * the table knows no log. */
+void stream_table_forget_logs_with(void (*forget)(struct log_stream *ls));
+
 /* Updates s->recording after a change of state. */
 void stream_update_recording(struct stream *s);
 

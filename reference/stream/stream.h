@@ -23,6 +23,7 @@
 #include <trace.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 #include "stream/ring.h"
 #include "shm/shm.h"
 
@@ -120,6 +121,23 @@ static inline void ns_to_timespec(uint64_t ns, struct timespec *t)
 {
     t->tv_sec = (time_t)(ns / 1000000000u);
     t->tv_nsec = (long)(ns % 1000000000u);
+}
+
+/* The event a reader reports for record header h (truncation at record
+ * time only): the stream's readers' and the pre-recorded stream's. */
+static inline void rec_to_event_info(const struct rec_hdr *h, struct posix_trace_event_info *ev)
+{
+    ev->posix_event_id = h->id;
+    ev->posix_pid = (pid_t)h->pid;
+    ev->posix_prog_address = (void *)(uintptr_t)h->prog;
+    memset(&ev->posix_thread_id, 0, sizeof ev->posix_thread_id);
+    memcpy(&ev->posix_thread_id, &h->thread,
+           sizeof ev->posix_thread_id < sizeof h->thread ? sizeof ev->posix_thread_id
+                                                        : sizeof h->thread);
+    ns_to_timespec(h->ts, &ev->posix_timestamp);
+    ev->posix_cpu = h->cpu;
+    ev->posix_truncation_status = (h->len & REC_TRUNCATED) ? POSIX_TRACE_TRUNCATED_RECORD
+                                                           : POSIX_TRACE_NOT_TRUNCATED;
 }
 
 /* Size of the largest system event's data: the FILTER event's two sets. */

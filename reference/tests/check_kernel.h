@@ -42,8 +42,5 @@ void kt_decode(const struct kt_trace *t, struct kt_decoded *d);
 /* Slot i's fields. */
 int kt_is_control(const traceevent_t *s, unsigned event);
 
-Suite *suite_kernel_sim(void);
-Suite *suite_kernel_ring(void);
-Suite *suite_kernel_dump(void);
 
 #endif

@@ -106,10 +106,4 @@ size_t lu_count(const struct lu_ev *evs, size_t n, trace_event_id_t id);
 /* The size of the file open on fd. */
 long long lu_file_size(int fd);
 
-Suite *suite_log_stream(void);
-Suite *suite_log_open(void);
-Suite *suite_log_format(void);
-Suite *suite_log_faults(void);
-Suite *suite_log_accounting(void);
-
 #endif

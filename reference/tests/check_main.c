@@ -14,6 +14,22 @@
 
 #include <stdlib.h>
 
+/* Every suite, each defined by its check_*.c: declared here, where they
+ * run, so that no helper header depends on the tests that use it. */
+Suite *suite_attr(void);
+Suite *suite_createshutdown(void); /* suite_create is Check's own */
+Suite *suite_startstop(void);
+Suite *suite_event(void);
+Suite *suite_eventid(void);
+Suite *suite_typelist(void);
+Suite *suite_read(void);
+Suite *suite_policy(void);
+Suite *suite_status(void);
+Suite *suite_clear(void);
+Suite *suite_sim(void);
+Suite *suite_threads(void);
+Suite *suite_sysconf(void);
+Suite *suite_filter(void);
 Suite *suite_slot(void);    /* check_slot.c: the kernel slot codec */
 Suite *suite_kernel_sim(void);     /* check_kernel_sim.c: the simulated kernel */
 Suite *suite_kernel_ring(void);    /* check_kernel_ring.c: its buffer ring */

@@ -115,20 +115,4 @@ TCase *tu_tcase(const char *name);
 /* Sleeps ms milliseconds. */
 void tu_sleep_ms(long ms);
 
-/* Every suite. */
-Suite *suite_attr(void);
-Suite *suite_createshutdown(void); /* suite_create is Check's own */
-Suite *suite_startstop(void);
-Suite *suite_event(void);
-Suite *suite_eventid(void);
-Suite *suite_typelist(void);
-Suite *suite_read(void);
-Suite *suite_policy(void);
-Suite *suite_status(void);
-Suite *suite_clear(void);
-Suite *suite_sim(void);
-Suite *suite_threads(void);
-Suite *suite_sysconf(void);
-Suite *suite_filter(void);
-
 #endif /* POSIXTRACE_TEST_UTIL_H */
