@@ -80,6 +80,21 @@ def test_a_cycle_between_units_fails(tmp_path):
     assert "include cycle between the units lib/high/names, lib/high/stream" in out
 
 
+def test_a_public_header_kept_in_two_layers_makes_no_cycle(tmp_path):
+    # include/api.h is kept by lib/low/ring.c and lib/high/stream.c; lib/low's
+    # names.h includes <api.h> for its types and lib/high/stream.c includes
+    # names.h: the public header joins no unit, or that would be a cycle.
+    files = dict(CLEAN)
+    files["include/api.h"] = "int api(void);\nint api_low(void);\n"
+    files["lib/low/ring.c"] = CLEAN["lib/low/ring.c"] + 'int api_low(void)\n{\n    return 0;\n}\n'
+    files["lib/low/names.h"] = "#include <api.h>\nint names_get(int x);\n"
+    files["lib/low/names.c"] = '#include "names.h"\nint names_get(int x)\n{\n    return x;\n}\n'
+    files["lib/high/stream.c"] = CLEAN["lib/high/stream.c"] + '#include "low/names.h"\n' \
+                                 'int api(void)\n{\n    return names_get(1);\n}\n'
+    rc, out = run(tmp_path, files)
+    assert rc == 0, out
+
+
 def test_a_file_in_no_folder_of_the_table_fails(tmp_path):
     files = dict(CLEAN, **{"lib/other/x.c": "int x;\n"})
     table = TABLE + "lib         include\n"
