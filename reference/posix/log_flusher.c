@@ -73,23 +73,10 @@ static uint64_t flush_mark_of(const struct stream *s)
     return s->policy == POSIX_TRACE_FLUSH ? (s->ring.cap - s->reserve) / 2 : 0;
 }
 
-/* A traced process other than the controller cannot run the controller's
- * log code (its memory is the controller's): it wakes the flusher. */
-static int kick_flusher(struct stream *s)
-{
-    if (s->owner == posixtrace_proc.pid)
-        return 0;
-    s->flush_mark = 0;
-    s->flush_kick = 1;
-    shm_cond_signal(&s->flush_wake);
-    return 1;
-}
-
-/* The FLUSH policy: the stream is half full (S0038). */
+/* The FLUSH policy in the controller (stream_put.c wakes the flusher of
+ * another process's stream): the stream is half full (S0038). */
 static void log_flush_auto(struct stream *s)
 {
-    if (kick_flusher(s))
-        return;
     s->flush_mark = 0;              /* until the flusher has taken the events */
     if (!s->log->request)
         request_flush(s, &no_origin);
@@ -97,8 +84,6 @@ static void log_flush_auto(struct stream *s)
 
 static int log_flush_make_room(struct stream *s, uint64_t need, uint64_t extra)
 {
-    if (kick_flusher(s))
-        return -1;          /* full until the flusher has run (DESIGN.md) */
     struct log_stream *ls = s->log;
     /* The stream is full: its events go to the flusher now rather than be
      * lost, as far as the flusher's buffer allows. */
@@ -110,9 +95,9 @@ static int log_flush_make_room(struct stream *s, uint64_t need, uint64_t extra)
 }
 
 /* The recording path reaches the two above, and the table's fork handler
- * log_stream_forget(), through hooks set before main: every process that
- * records into a FLUSH stream, traced or controller, finds them, and the
- * layers under the flusher know no log. */
+ * log_stream_forget(), through hooks set before main, so that the layers
+ * under the flusher know no log: only the controller, whose image holds
+ * this file (it made the log), calls them. */
 __attribute__((constructor)) static void flush_hooks_at_load(void)
 {
     stream_flush_hooks.auto_flush = log_flush_auto;

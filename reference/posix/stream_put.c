@@ -12,6 +12,32 @@
 
 struct stream_flush_hooks stream_flush_hooks;     /* log_flusher.c sets them */
 
+/* A traced process other than the controller cannot run the controller's
+ * log code (its memory is the controller's): it wakes the flusher. */
+static int kick_flusher(struct stream *s)
+{
+    if (s->owner == posixtrace_proc.pid)
+        return 0;
+    s->flush_mark = 0;
+    s->flush_kick = 1;
+    shm_cond_signal(&s->flush_wake);
+    return 1;
+}
+
+void stream_flush_auto(struct stream *s)
+{
+    if (kick_flusher(s))
+        return;
+    stream_flush_hooks.auto_flush(s);
+}
+
+int stream_flush_make_room(struct stream *s, uint64_t need, uint64_t extra)
+{
+    if (kick_flusher(s))
+        return -1;          /* full until the flusher has run (DESIGN.md) */
+    return stream_flush_hooks.make_room(s, need, extra);
+}
+
 void origin_of_caller(struct origin *o, const void *prog)
 {
     pthread_t self = pthread_self();

@@ -56,13 +56,17 @@ static inline uint64_t stream_now(struct stream *s)
 void stream_make_room(struct stream *s, uint64_t need);
 int  stream_full_until(struct stream *s);
 
-/* The FLUSH policy's (log_flusher.c): a flush that starts by itself when the
- * stream is half full; and, when an event finds no room, the stream's
- * events handed to the flusher at once, so that the event fits (0) unless
- * the flusher is too far behind (-1: the stream is full).  extra is room
- * the event may use besides the free space (the STOP reserve).  The log
- * flusher sets them at load: the recording path sits below the flusher,
- * which takes events out (read.h) and may so restart a stream (S0036). */
+/* The FLUSH policy's: a flush that starts by itself when the stream is
+ * half full; and, when an event finds no room, the stream's events handed
+ * to the flusher at once, so that the event fits (0) unless the flusher is
+ * too far behind (-1: the stream is full).  extra is room the event may
+ * use besides the free space (the STOP reserve).  A process other than the
+ * controller wakes the flusher (stream_put.c); the controller runs its log
+ * code (log_flusher.c) through the hooks it sets at load: the recording
+ * path sits below the flusher, which takes events out (read.h) and may so
+ * restart a stream (S0036). */
+void stream_flush_auto(struct stream *s);
+int  stream_flush_make_room(struct stream *s, uint64_t need, uint64_t extra);
 struct stream_flush_hooks {
     void (*auto_flush)(struct stream *s);
     int  (*make_room)(struct stream *s, uint64_t need, uint64_t extra);
@@ -118,12 +122,12 @@ static inline int stream_put(struct stream *s, trace_event_id_t id, const void *
         if (s->policy == POSIX_TRACE_LOOP)
             stream_make_room(s, need);
         else if (s->policy != POSIX_TRACE_FLUSH ||
-                 stream_flush_hooks.make_room(s, need, extra) != 0)
+                 stream_flush_make_room(s, need, extra) != 0)
             return stream_full_until(s);
     }
     stream_write(s, id, data, len, truncated, o);
     if (s->flush_mark && ring_used(&s->ring) >= s->flush_mark)
-        stream_flush_hooks.auto_flush(s);               /* S0038 */
+        stream_flush_auto(s);                           /* S0038 */
     return 0;
 }
 
