@@ -24,7 +24,7 @@ SOVERSION = 0
 # program made here through the test wrapper: $(TEST_WRAPPER) program args
 # (empty: run it directly; TEST_WRAPPER= on the make line overrides config.mk).
 # The runner and the programs that exec others read it from the environment
-# (harness/target.py, CT_EXEC_WRAPPER); TIME_FACTOR stretches time limits.
+# (harness/runner/target.py, CT_EXEC_WRAPPER); TIME_FACTOR stretches time limits.
 export TEST_WRAPPER TIME_FACTOR
 
 # Goals that work before ./configure has been run.

@@ -32,23 +32,13 @@ sys.dont_write_bytecode = True      # no __pycache__ in the source tree
 HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HARNESS_DIR)
 
-import build_results                              # noqa: E402
-import header_options                             # noqa: E402
-import protocol                                   # noqa: E402
-import report_html                                # noqa: E402
-import report_compare                             # noqa: E402
-import report_file                                # noqa: E402
-import report_junit                               # noqa: E402
-import report_paths                               # noqa: E402
-import report_text                                # noqa: E402
-import results                                    # noqa: E402
-import rulebook                                   # noqa: E402
-import shards                                     # noqa: E402
-import target                                     # noqa: E402
-import timelimits                                 # noqa: E402
-import vector_list                                # noqa: E402
-from protocol import OPTIONS, Executable          # noqa: E402
-from spec import Spec                             # noqa: E402
+from reporting import report_compare, report_file, report_html, report_junit  # noqa: E402
+from reporting import report_paths, report_text, results, shards              # noqa: E402
+from rules import rulebook                                                     # noqa: E402
+from rules.spec import Spec                                                    # noqa: E402
+from runner import protocol, target, timelimits                                # noqa: E402
+from runner.protocol import OPTIONS, Executable                                # noqa: E402
+from unbuilt import build_results, header_options, vector_list                 # noqa: E402
 
 TRACE_OPTIONS = ("TRC", "TEF", "TRI", "TRL")
 
@@ -115,7 +105,7 @@ def parse_args(argv):
                    "UNRESOLVED (default %(default)d; 0: never)")
     p.add_argument("--test-wrapper", default=None, metavar="CMD",
                    help="run every program as 'CMD program args': an emulator or a board "
-                   "runner, harness/target.py (default: TEST_WRAPPER of config.mk)")
+                   "runner, harness/runner/target.py (default: TEST_WRAPPER of config.mk)")
     p.add_argument("--time-factor", type=float, default=None, metavar="T",
                    help="multiply every time limit by T, for a slow target (default: "
                    "TIME_FACTOR of config.mk, else 1)")
@@ -407,7 +397,7 @@ def run_profile(path, timeout=20.0):
 def derive_options(profile, override, impl, from_headers=None):
     """({option: supported}, source): from the override, else the profile,
     else from_headers() ((options, source) or (None, why), the header
-    macros: harness/header_options.py), else TRC only."""
+    macros: harness/unbuilt/header_options.py), else TRC only."""
     headers = from_headers() if from_headers and override is None and \
         not isinstance(profile.get("options"), dict) else (None, None)
     if override is not None:
@@ -683,7 +673,7 @@ def main(argv=None):
 
 
 def target_setup(args, conf):
-    """The test wrapper and the time factor (harness/target.py), from the
+    """The test wrapper and the time factor (harness/runner/target.py), from the
     arguments, else the environment (make exports TEST_WRAPPER and TIME_FACTOR:
     config.mk's, or the make line's), else config.mk; returns the time factor."""
     def setting(value, name):

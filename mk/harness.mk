@@ -98,13 +98,13 @@ check-conformance: conformance-build
 	$(PYTHON) harness/run.py $(if $(filter reference,$(IMPL)),--expect-reference) \
 	    $(HARNESS_RUN_FLAGS) $(CONFORMANCE_FLAGS)
 
-# The table the runner's per-test time limits come from (harness/timelimits.py):
+# The table the runner's per-test time limits come from (harness/runner/timelimits.py):
 # each test's wall time on the reference, the longest of three runs.  Run it
 # when tests are added or become slower, and commit conformance/timings.tsv.
 .PHONY: calibrate-timings
 calibrate-timings: conformance-build
 	@test "$(IMPL)" = reference || { echo "calibrate-timings measures the reference: ./configure without --with-trace" >&2; exit 2; }
-	$(PYTHON) harness/calibrate_timings.py -- $(HARNESS_RUN_FLAGS)
+	$(PYTHON) harness/tools/calibrate_timings.py -- $(HARNESS_RUN_FLAGS)
 
 # The framework: when it does not compile against the implementation under
 # test, harness/build_test.sh keeps the compiler's output in $(CT_OBJ).log and
@@ -117,7 +117,7 @@ $(CT_OBJ): $(CT_DIR)/ct.c $(CT_DIR)/ct.h $(CT_DIR)/ct_calls.h $(CT_DIR)/ct_notes
 # under test does not stop the build: harness/build_test.sh keeps the
 # compiler's output in build/conformance/NAME.build.log, ending with a line
 # BUILD-ERROR, and removes the program; the runner then reports its tests
-# BUILD-ERROR (harness/build_results.py).  The dependency file names the
+# BUILD-ERROR (harness/unbuilt/build_results.py).  The dependency file names the
 # program (-MT), which the object is made for.
 build/conformance/%: $(CT_DIR)/%.c $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK) \
                      harness/build_test.sh

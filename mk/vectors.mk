@@ -27,7 +27,7 @@ vecrun: $(VECRUN)
 # implementation under test does not stop the build (harness/build_test.sh):
 # $(VECRUN).build.log ends with BUILD-ERROR and harness/run.py reports every
 # vector UNRESOLVED, reading their tests from the .vec files
-# (harness/vector_list.py).  -Werror is for the reference's header only.
+# (harness/unbuilt/vector_list.py).  -Werror is for the reference's header only.
 $(VECRUN): $(VECRUN_SRCS) $(VECRUN_HDRS) conformance/tests/ct_notes.h $(TRACE_DEPS) config.mk mk/vectors.mk \
            harness/build_test.sh
 	@mkdir -p $(@D)
@@ -64,4 +64,4 @@ ifneq ($(IMPL),reference)
 	@echo "error: exact expectations come from the reference: run ./configure without --with-trace, then make bless."; exit 1
 endif
 	$(vecrun_built)
-	$(PYTHON) harness/bless.py --vecrun $(VECRUN) --dir $(VECTORS_DIR) $(if $(WRITE),--write)
+	$(PYTHON) harness/tools/bless.py --vecrun $(VECRUN) --dir $(VECTORS_DIR) $(if $(WRITE),--write)

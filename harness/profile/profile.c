@@ -162,89 +162,180 @@ static void hex(const void *p, size_t n)
 
 /* ---- Options and limits -------------------------------------------------------- */
 
-static void option(const char *k, int defined, long macro, int sc)
+/* Each macro the profile reports, as "defined, value" (0, 0 where the header
+ * lacks it), and each sysconf() name (-1 where <unistd.h> lacks it): the
+ * tables below then name them alike, whatever this implementation defines. */
+#ifdef _POSIX_TRACE
+#define M_TRC 1, _POSIX_TRACE
+#else
+#define M_TRC 0, 0
+#endif
+#ifdef _POSIX_TRACE_EVENT_FILTER
+#define M_TEF 1, _POSIX_TRACE_EVENT_FILTER
+#else
+#define M_TEF 0, 0
+#endif
+#ifdef _POSIX_TRACE_INHERIT
+#define M_TRI 1, _POSIX_TRACE_INHERIT
+#else
+#define M_TRI 0, 0
+#endif
+#ifdef _POSIX_TRACE_LOG
+#define M_TRL 1, _POSIX_TRACE_LOG
+#else
+#define M_TRL 0, 0
+#endif
+#ifdef TRACE_EVENT_NAME_MAX
+#define M_EVENT_NAME_MAX 1, TRACE_EVENT_NAME_MAX
+#else
+#define M_EVENT_NAME_MAX 0, 0
+#endif
+#ifdef TRACE_NAME_MAX
+#define M_NAME_MAX 1, TRACE_NAME_MAX
+#else
+#define M_NAME_MAX 0, 0
+#endif
+#ifdef TRACE_SYS_MAX
+#define M_SYS_MAX 1, TRACE_SYS_MAX
+#else
+#define M_SYS_MAX 0, 0
+#endif
+#ifdef TRACE_USER_EVENT_MAX
+#define M_USER_EVENT_MAX 1, TRACE_USER_EVENT_MAX
+#else
+#define M_USER_EVENT_MAX 0, 0
+#endif
+#ifdef _POSIX_TRACE_EVENT_NAME_MAX
+#define M_MIN_EVENT_NAME_MAX 1, _POSIX_TRACE_EVENT_NAME_MAX
+#else
+#define M_MIN_EVENT_NAME_MAX 0, 0
+#endif
+#ifdef _POSIX_TRACE_NAME_MAX
+#define M_MIN_NAME_MAX 1, _POSIX_TRACE_NAME_MAX
+#else
+#define M_MIN_NAME_MAX 0, 0
+#endif
+#ifdef _POSIX_TRACE_SYS_MAX
+#define M_MIN_SYS_MAX 1, _POSIX_TRACE_SYS_MAX
+#else
+#define M_MIN_SYS_MAX 0, 0
+#endif
+#ifdef _POSIX_TRACE_USER_EVENT_MAX
+#define M_MIN_USER_EVENT_MAX 1, _POSIX_TRACE_USER_EVENT_MAX
+#else
+#define M_MIN_USER_EVENT_MAX 0, 0
+#endif
+#ifdef _SC_TRACE
+#define SC_TRC _SC_TRACE
+#else
+#define SC_TRC -1
+#endif
+#ifdef _SC_TRACE_EVENT_FILTER
+#define SC_TEF _SC_TRACE_EVENT_FILTER
+#else
+#define SC_TEF -1
+#endif
+#ifdef _SC_TRACE_INHERIT
+#define SC_TRI _SC_TRACE_INHERIT
+#else
+#define SC_TRI -1
+#endif
+#ifdef _SC_TRACE_LOG
+#define SC_TRL _SC_TRACE_LOG
+#else
+#define SC_TRL -1
+#endif
+#ifdef _SC_TRACE_EVENT_NAME_MAX
+#define SC_EVENT_NAME_MAX _SC_TRACE_EVENT_NAME_MAX
+#else
+#define SC_EVENT_NAME_MAX -1
+#endif
+#ifdef _SC_TRACE_NAME_MAX
+#define SC_NAME_MAX _SC_TRACE_NAME_MAX
+#else
+#define SC_NAME_MAX -1
+#endif
+#ifdef _SC_TRACE_SYS_MAX
+#define SC_SYS_MAX _SC_TRACE_SYS_MAX
+#else
+#define SC_SYS_MAX -1
+#endif
+#ifdef _SC_TRACE_USER_EVENT_MAX
+#define SC_USER_EVENT_MAX _SC_TRACE_USER_EVENT_MAX
+#else
+#define SC_USER_EVENT_MAX -1
+#endif
+
+/* A macro of the header and the sysconf() name that goes with it (-1: none). */
+struct macro_row {
+    const char *key;
+    int         defined;
+    long        macro;
+    int         sc;
+};
+
+static const struct macro_row option_rows[] = {
+    { "TRC", M_TRC, SC_TRC },
+    { "TEF", M_TEF, SC_TEF },
+    { "TRI", M_TRI, SC_TRI },
+    { "TRL", M_TRL, SC_TRL },
+};
+
+static const struct macro_row limit_rows[] = {
+    { "TRACE_EVENT_NAME_MAX", M_EVENT_NAME_MAX, SC_EVENT_NAME_MAX },
+    { "TRACE_NAME_MAX", M_NAME_MAX, SC_NAME_MAX },
+    { "TRACE_SYS_MAX", M_SYS_MAX, SC_SYS_MAX },
+    { "TRACE_USER_EVENT_MAX", M_USER_EVENT_MAX, SC_USER_EVENT_MAX },
+};
+
+/* The <limits.h> minima, fixed by the standard; a header may lack them. */
+static const struct macro_row minimum_rows[] = {
+    { "_POSIX_TRACE_EVENT_NAME_MAX", M_MIN_EVENT_NAME_MAX, -1 },
+    { "_POSIX_TRACE_NAME_MAX", M_MIN_NAME_MAX, -1 },
+    { "_POSIX_TRACE_SYS_MAX", M_MIN_SYS_MAX, -1 },
+    { "_POSIX_TRACE_USER_EVENT_MAX", M_MIN_USER_EVENT_MAX, -1 },
+};
+
+#define N_ROWS(t) (sizeof (t) / sizeof (t)[0])
+
+/* "macro" and "sysconf" of r (null where there is none); sysconf's answer
+ * (-1 where there is none). */
+static long macro_and_sysconf(const struct macro_row *r)
 {
-    open_obj(k);
-    if (defined)
-        kv_long("macro", macro);
+    if (r->defined)
+        kv_long("macro", r->macro);
     else
         kv_null("macro");
-    long v = sc == -1 ? -1 : trace_sysconf(sc);
-    if (sc == -1)
+    long v = r->sc == -1 ? -1 : trace_sysconf(r->sc);
+    if (r->sc == -1)
         kv_null("sysconf");
     else
         kv_long("sysconf", v);
+    return v;
+}
+
+static void option(const struct macro_row *r)
+{
+    open_obj(r->key);
+    long v = macro_and_sysconf(r);
     /* XBD <unistd.h>: -1 unsupported; > 0 supported; 0 or undefined: ask sysconf. */
-    int supported = defined && macro == -1 ? 0 : defined && macro > 0 ? 1 : v > 0;
+    int supported = r->defined && r->macro == -1 ? 0 : r->defined && r->macro > 0 ? 1 : v > 0;
     kv_bool("supported", supported);
     close_obj();
 }
 
-static void limit(const char *k, int defined, long macro, int sc)
+static void limit(const struct macro_row *r)
 {
-    open_obj(k);
-    if (defined)
-        kv_long("macro", macro);
-    else
-        kv_null("macro");
-    if (sc == -1)
-        kv_null("sysconf");
-    else
-        kv_long("sysconf", trace_sysconf(sc));
+    open_obj(r->key);
+    macro_and_sysconf(r);
     close_obj();
 }
 
 static void options_and_limits(void)
 {
     open_obj("options");
-#ifdef _POSIX_TRACE
-    long trc = _POSIX_TRACE;
-    int trc_d = 1;
-#else
-    long trc = 0;
-    int trc_d = 0;
-#endif
-#ifdef _POSIX_TRACE_EVENT_FILTER
-    long tef = _POSIX_TRACE_EVENT_FILTER;
-    int tef_d = 1;
-#else
-    long tef = 0;
-    int tef_d = 0;
-#endif
-#ifdef _POSIX_TRACE_INHERIT
-    long tri = _POSIX_TRACE_INHERIT;
-    int tri_d = 1;
-#else
-    long tri = 0;
-    int tri_d = 0;
-#endif
-#ifdef _POSIX_TRACE_LOG
-    long trl = _POSIX_TRACE_LOG;
-    int trl_d = 1;
-#else
-    long trl = 0;
-    int trl_d = 0;
-#endif
-#ifdef _SC_TRACE
-    option("TRC", trc_d, trc, _SC_TRACE);
-#else
-    option("TRC", trc_d, trc, -1);
-#endif
-#ifdef _SC_TRACE_EVENT_FILTER
-    option("TEF", tef_d, tef, _SC_TRACE_EVENT_FILTER);
-#else
-    option("TEF", tef_d, tef, -1);
-#endif
-#ifdef _SC_TRACE_INHERIT
-    option("TRI", tri_d, tri, _SC_TRACE_INHERIT);
-#else
-    option("TRI", tri_d, tri, -1);
-#endif
-#ifdef _SC_TRACE_LOG
-    option("TRL", trl_d, trl, _SC_TRACE_LOG);
-#else
-    option("TRL", trl_d, trl, -1);
-#endif
+    for (size_t i = 0; i < N_ROWS(option_rows); i++)
+        option(&option_rows[i]);
     close_obj();
 
     open_obj("compiled_options");     /* what the programs could refer to */
@@ -254,58 +345,14 @@ static void options_and_limits(void)
     close_obj();
 
     open_obj("limits");
-#ifndef _SC_TRACE_EVENT_NAME_MAX
-#define _SC_TRACE_EVENT_NAME_MAX -1
-#endif
-#ifndef _SC_TRACE_NAME_MAX
-#define _SC_TRACE_NAME_MAX -1
-#endif
-#ifndef _SC_TRACE_SYS_MAX
-#define _SC_TRACE_SYS_MAX -1
-#endif
-#ifndef _SC_TRACE_USER_EVENT_MAX
-#define _SC_TRACE_USER_EVENT_MAX -1
-#endif
-#ifdef TRACE_EVENT_NAME_MAX
-    limit("TRACE_EVENT_NAME_MAX", 1, TRACE_EVENT_NAME_MAX, _SC_TRACE_EVENT_NAME_MAX);
-#else
-    limit("TRACE_EVENT_NAME_MAX", 0, 0, _SC_TRACE_EVENT_NAME_MAX);
-#endif
-#ifdef TRACE_NAME_MAX
-    limit("TRACE_NAME_MAX", 1, TRACE_NAME_MAX, _SC_TRACE_NAME_MAX);
-#else
-    limit("TRACE_NAME_MAX", 0, 0, _SC_TRACE_NAME_MAX);
-#endif
-#ifdef TRACE_SYS_MAX
-    limit("TRACE_SYS_MAX", 1, TRACE_SYS_MAX, _SC_TRACE_SYS_MAX);
-#else
-    limit("TRACE_SYS_MAX", 0, 0, _SC_TRACE_SYS_MAX);
-#endif
-#ifdef TRACE_USER_EVENT_MAX
-    limit("TRACE_USER_EVENT_MAX", 1, TRACE_USER_EVENT_MAX, _SC_TRACE_USER_EVENT_MAX);
-#else
-    limit("TRACE_USER_EVENT_MAX", 0, 0, _SC_TRACE_USER_EVENT_MAX);
-#endif
-#ifdef _POSIX_TRACE_EVENT_NAME_MAX
-    kv_long("_POSIX_TRACE_EVENT_NAME_MAX", _POSIX_TRACE_EVENT_NAME_MAX);
-#else
-    kv_null("_POSIX_TRACE_EVENT_NAME_MAX");
-#endif
-#ifdef _POSIX_TRACE_NAME_MAX
-    kv_long("_POSIX_TRACE_NAME_MAX", _POSIX_TRACE_NAME_MAX);
-#else
-    kv_null("_POSIX_TRACE_NAME_MAX");
-#endif
-#ifdef _POSIX_TRACE_SYS_MAX
-    kv_long("_POSIX_TRACE_SYS_MAX", _POSIX_TRACE_SYS_MAX);
-#else
-    kv_null("_POSIX_TRACE_SYS_MAX");
-#endif
-#ifdef _POSIX_TRACE_USER_EVENT_MAX
-    kv_long("_POSIX_TRACE_USER_EVENT_MAX", _POSIX_TRACE_USER_EVENT_MAX);
-#else
-    kv_null("_POSIX_TRACE_USER_EVENT_MAX");
-#endif
+    for (size_t i = 0; i < N_ROWS(limit_rows); i++)
+        limit(&limit_rows[i]);
+    for (size_t i = 0; i < N_ROWS(minimum_rows); i++) {
+        if (minimum_rows[i].defined)
+            kv_long(minimum_rows[i].key, minimum_rows[i].macro);
+        else
+            kv_null(minimum_rows[i].key);
+    }
     close_obj();
 }
 

@@ -1,5 +1,5 @@
 """A vendor's header that a test program does not compile with gives a report,
-not a broken build (harness/build_test.sh, harness/build_results.py,
+not a broken build (harness/build_test.sh, harness/unbuilt/build_results.py,
 ./configure, mk/harness.mk, harness/mutants/build.py).
 
 The vendor is the reference's library under headers of its own, installed in
@@ -41,8 +41,8 @@ from conftest import HARNESS, PYTHON, REPO
 
 sys.path.insert(0, os.path.join(HARNESS, "mutants"))
 import build as mb          # noqa: E402
-import build_results        # noqa: E402
-import vector_list          # noqa: E402
+from unbuilt import build_results        # noqa: E402
+from unbuilt import vector_list          # noqa: E402
 
 # A header program for the copy of the tree: it uses the member the vendor
 # renamed.  (Not the project's header_trace_h.c, which probes each declaration

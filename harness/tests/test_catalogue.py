@@ -1,4 +1,4 @@
-"""Tests of harness/catalogue.py and of the real rule catalogue.
+"""Tests of harness/rules/catalogue.py and of the real rule catalogue.
 
 The first tests hold the real catalogue to its promises (valid, every S-ID accounted for, every
 KSP rule present, every error condition a rule).  The others break temporary copies of it and
@@ -16,9 +16,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / 'harness'))
-import catalogue  # noqa: E402
+from rules import catalogue  # noqa: E402
 
-CLI = [sys.executable, str(REPO / 'harness' / 'catalogue.py')]
+CLI = [sys.executable, str(REPO / 'harness' / 'rules' / 'catalogue.py')]
 
 
 @functools.lru_cache()

@@ -229,7 +229,7 @@ def test_no_report_holds_the_machines_paths(whole_and_merged):
 
 
 def test_relative_paths():
-    import report_paths
+    from reporting import report_paths
     doc = {"a": ["-I/src/tree/include /src/tree", "/src/tree2/x", "see /src/tree.",
                  "/src/tree.d/x"], "n": 1, "/src/tree/k": None}
     assert report_paths.relative(doc, "/src/tree/") == {

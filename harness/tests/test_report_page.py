@@ -20,7 +20,7 @@ import subprocess
 import pytest
 
 import headless_chromium
-import report_html
+from reporting import report_html
 from conftest import REPO, run_runner, write_catalogue, write_spec
 from conftest import FIXTURES
 

@@ -3,8 +3,8 @@ protocol.rule_results: a test's result for each of its rules)."""
 
 from types import SimpleNamespace
 
-import protocol
-import results
+from runner import protocol
+from reporting import results
 
 
 def rule(option, testable=True, id="r.a"):

@@ -1,4 +1,4 @@
-"""The specification lives in the repository (spec/, read by harness/spec.py alone).
+"""The specification lives in the repository (spec/, read by harness/rules/spec.py alone).
 
 (a) A copy of the repository's harness and spec/ with nothing beside it and
     POSIXTRACE_SPEC_DIR unset checks the catalogue and quotes every S-ID.
@@ -18,7 +18,7 @@ import subprocess
 import pytest
 
 from conftest import PYTHON, REPO, RUN_PY, run_runner, write_spec
-import spec
+from rules import spec
 
 NO_PAGES = "the full specification pages were not there"
 
@@ -71,7 +71,7 @@ def test_in_repo_spec_is_the_default(no_env):
 
 
 def test_catalogue_checks_with_nothing_beside_the_repository(alone, no_env):
-    p = subprocess.run([PYTHON, str(alone / "harness" / "catalogue.py"), "check"],
+    p = subprocess.run([PYTHON, str(alone / "harness" / "rules" / "catalogue.py"), "check"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
                        env=no_env)
     assert p.returncode == 0, p.stderr
@@ -82,7 +82,7 @@ def test_catalogue_checks_with_nothing_beside_the_repository(alone, no_env):
 def test_missing_spec_names_the_path_tried(alone, no_env):
     tsv = alone / "spec" / "posix" / "SHALL_STATEMENTS.tsv"
     tsv.unlink()
-    p = subprocess.run([PYTHON, str(alone / "harness" / "catalogue.py"), "check"],
+    p = subprocess.run([PYTHON, str(alone / "harness" / "rules" / "catalogue.py"), "check"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
                        env=no_env)
     assert p.returncode == 1
@@ -201,7 +201,7 @@ def test_derive_writes_what_the_pages_give(tmp_path):
 
 def test_derived_files_match_the_real_pages():
     """Run with POSIXTRACE_SPEC_DIR set to the full specification: the repository's derived
-    files are exactly what 'harness/spec.py derive' would write from it."""
+    files are exactly what 'harness/rules/spec.py derive' would write from it."""
     env = os.environ.get(spec.ENV)
     files = spec.Files(REPO, env) if env else None
     if not files or not files.pages:

@@ -1,4 +1,4 @@
-"""The target runner (harness/target.py, issue 14): programs started through a
+"""The target runner (harness/runner/target.py, issue 14): programs started through a
 test wrapper, time limits stretched, and the two wrappers shipped in
 harness/wrappers/ -- ssh-board against a fake ssh that runs the command here,
 qemu-user where Debian's emulator and cross compiler are installed."""
@@ -12,7 +12,7 @@ import pytest
 
 from conftest import HARNESS, REPO, run_runner
 
-import timelimits
+from runner import timelimits
 
 WRAPPERS = os.path.join(HARNESS, "wrappers")
 

@@ -1,4 +1,4 @@
-"""harness/vector_list.py reads the vectors' tests as build/harness/vecrun
+"""harness/unbuilt/vector_list.py reads the vectors' tests as build/harness/vecrun
 --list gives them (id, rules, options; not the functions), for when vecrun
 does not build against the implementation under test: the two must not
 drift.  Compared on vectors/ and on odd files (ids from paths, names vecrun
@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from conftest import REPO
-import vector_list
+from unbuilt import vector_list
 
 VECRUN = os.path.join(REPO, "build", "harness", "vecrun")
 

@@ -1,5 +1,5 @@
 """The golden vectors (vectors/) and their interpreter (harness/vec/vecrun.c, harness/vec/vec_*.c)
-and harness/bless.py.
+and harness/tools/bless.py.
 
 The interpreter is built here twice, straight from the sources: against the reference with its
 exact checks (-DVECRUN_EXACT, the reference's sources compiled in), and as for a vendor's
@@ -18,7 +18,7 @@ from conftest import HARNESS, PYTHON, REPO, REFERENCE_LIB_SRCS, VECRUN_SRCS
 
 VECTORS = os.path.join(REPO, "vectors")
 CATALOGUE = os.path.join(REPO, "conformance", "catalogue.tsv")
-BLESS_PY = os.path.join(HARNESS, "bless.py")
+BLESS_PY = os.path.join(HARNESS, "tools", "bless.py")
 RESULTS = {0: "PASS", 1: "FAIL", 2: "UNRESOLVED", 3: "UNSUPPORTED", 4: "UNTESTED"}
 ID_RE = re.compile(r"^vec(\.[a-z0-9_-]+)+$")
 FUNC_RE = re.compile(r"^posix_trace_[a-z_]+$")

@@ -39,7 +39,7 @@ def by_id(items):
 
 def catalogue_ids():
     sys.path.insert(0, HARNESS)
-    import rulebook
+    from rules import rulebook
     book = rulebook.load(REPO)
     if book is None:
         pytest.skip("no rule catalogue yet (conformance/catalogue.tsv)")

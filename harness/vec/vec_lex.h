@@ -1,7 +1,7 @@
 /*
  * vec_lex.h -- reading a golden vector file (vectors/README.md): its header
  * and its steps, each cut into tokens.  Nothing here knows what a step means;
- * vec_exec.c does.
+ * the interpreter (vec_exec.c, vec_steps_*.c) does.
  */
 #ifndef VEC_LEX_H
 #define VEC_LEX_H

@@ -9,10 +9,10 @@
 #endif
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include "../../conformance/tests/ct_notes.h"
 #include "vec_progress.h"
-#include "vec_vm.h"
 
 static char *page;
 static int opened;
@@ -34,7 +34,8 @@ static void note(const char *state)
         snprintf(page, CT_NOTE, "%s %s %s:%d", state, last_function, last_path, last_line);
 }
 
-void vec_progress_call(const char *function, const char *path, int line)
+void vec_progress_call(const char *function, const char *path, int line,
+                       void (*before_stop)(void))
 {
     if (!opened) {
         opened = 1;
@@ -45,7 +46,8 @@ void vec_progress_call(const char *function, const char *path, int line)
     last_line = line;
     if (ct_in_list(getenv("CT_STOP_AT"), function)) {
         note("stopped");
-        vm_children_kill();
+        if (before_stop)
+            before_stop();
         printf("\nRESULT UNRESOLVED not run to the end: %s hung in several tests in a row,"
                " and this test was about to call it (stopped before the call) (%s:%d)\n",
                function, last_path, line);

@@ -10,8 +10,12 @@
 #ifndef VEC_PROGRESS_H
 #define VEC_PROGRESS_H
 
-/* A step of vector file path, at line, is about to call function. */
-void vec_progress_call(const char *function, const char *path, int line);
+/* A step of vector file path, at line, is about to call function.  If the
+ * runner said it hung in several tests in a row (CT_STOP_AT), the vector
+ * ends UNRESOLVED here, before the call, after before_stop (if not NULL:
+ * the interpreter kills the processes it forked). */
+void vec_progress_call(const char *function, const char *path, int line,
+                       void (*before_stop)(void));
 /* The step has ended (its calls returned). */
 void vec_progress_step_done(void);
 

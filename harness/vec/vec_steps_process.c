@@ -71,10 +71,8 @@ struct reply {
 };
 
 #define ANNOT_MAX 4096              /* longest annotation value answered */
-#define END_GRACE_MS 10000          /* a process told to end has this long */
 
 static char *self_path;             /* this program, for exec C (vec_set_self) */
-static pid_t kill_list[MAX_CHILDREN];   /* what the alarm kills: the live processes */
 
 /* ---- this program's path ----------------------------------------------------------- */
 
@@ -149,118 +147,15 @@ static int read_all(int fd, void *p, size_t n)
     return 0;
 }
 
-/* ---- the processes' names and pids -------------------------------------------------- */
-
-struct child_obj *vm_find_child(struct vm *vm, const char *name)
-{
-    for (size_t i = 0; i < vm->nchildren; i++)
-        if (strcmp(vm->children[i].name, name) == 0)
-            return &vm->children[i];
-    return NULL;
-}
-
-/* self, 0, or C: a process of "fork C" (its pid stays known once it ended;
- * in a process, those forked before it; after exec, none). */
-int vm_pid_word(struct vm *vm, const char *word, pid_t *pid)
-{
-    *pid = 0;
-    if (strcmp(word, "self") == 0) {
-        *pid = getpid();
-        return 0;
-    }
-    if (strcmp(word, "0") == 0)
-        return 0;
-    struct child_obj *ch = vm_find_child(vm, word);
-    if (ch == NULL)
-        return vm_bad(vm, "'%s' is not a pid here: self, 0, or a process of 'fork %s'", word,
-                      word);
-    *pid = ch->pid;
-    return 0;
-}
-
-const char *vm_pid_text(struct vm *vm, pid_t pid, char *buf, size_t size)
-{
-    if (pid != 0 && pid == getpid())
-        return "self";
-    for (size_t i = 0; pid != 0 && i < vm->nchildren; i++)
-        if (vm->children[i].pid == pid)
-            return vm->children[i].name;
-    snprintf(buf, size, "%ld", (long)pid);
-    return buf;
-}
-
-static const char *wait_text(int st, char *buf, size_t size)
-{
-    if (WIFEXITED(st))
-        snprintf(buf, size, "exit status %d", WEXITSTATUS(st));
-    else if (WIFSIGNALED(st))
-        snprintf(buf, size, "signal %d", WTERMSIG(st));
-    else
-        snprintf(buf, size, "wait status 0x%x", (unsigned)st);
-    return buf;
-}
-
 /* ---- the vector's process: sending steps, reaping ------------------------------------ */
-
-/* Kills and reaps every process (reaped here: the process that adopts
- * orphans need not reap, and a zombie would outlive the run).
- * Async-signal-safe: the alarm handler calls it. */
-void vm_children_kill(void)
-{
-    for (size_t i = 0; i < MAX_CHILDREN; i++)
-        if (kill_list[i] > 0)
-            kill(kill_list[i], SIGKILL);
-    for (size_t i = 0; i < MAX_CHILDREN; i++)
-        if (kill_list[i] > 0) {
-            while (waitpid(kill_list[i], NULL, 0) < 0 && errno == EINTR)
-                ;
-            kill_list[i] = 0;
-        }
-}
-
-static void close_fd(int *fd)
-{
-    if (*fd >= 0)
-        close(*fd);
-    *fd = -1;
-}
-
-/* Waits for ch to end (grace_ms < 0: as long as it takes; else kills it
- * after grace_ms); its wait status. */
-static int reap(struct vm *vm, struct child_obj *ch, long grace_ms)
-{
-    int st = 0;
-    pid_t r;
-    for (long waited = 0;; waited++) {
-        r = waitpid(ch->pid, &st, grace_ms < 0 ? 0 : WNOHANG);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r != 0 || grace_ms < 0)
-            break;
-        if (waited >= grace_ms) {
-            kill(ch->pid, SIGKILL);
-            grace_ms = -1;
-            continue;
-        }
-        struct timespec ms = { 0, 1000000L };
-        nanosleep(&ms, NULL);
-    }
-    if (r < 0)
-        st = -1;
-    close_fd(&ch->to);
-    close_fd(&ch->from);
-    ch->alive = 0;
-    kill_list[ch - vm->children] = 0;
-    return st;
-}
 
 /* ch's pipe broke: it died.  UNRESOLVED, with how it ended. */
 static int died(struct vm *vm, struct child_obj *ch, const char *when)
 {
     char b[48];
-    int st = reap(vm, ch, 2000);
+    int st = vm_child_reap(vm, ch, 2000);
     return vm_give(vm, VEC_UNRESOLVED, "process %s died %s (%s)", ch->name, when,
-                   st == -1 ? "not reaped" : wait_text(st, b, sizeof b));
+                   st == -1 ? "not reaped" : vm_wait_text(st, b, sizeof b));
 }
 
 static int send_req(struct vm *vm, struct child_obj *ch, struct req *r)
@@ -522,11 +417,11 @@ int verb_fork(struct vm *vm, struct cur *c)
         close(to[1]);
         close(from[0]);
         for (size_t i = 0; i < vm->nchildren; i++) {
-            close_fd(&vm->children[i].to);
-            close_fd(&vm->children[i].from);
+            vm_child_close(&vm->children[i].to);
+            vm_child_close(&vm->children[i].from);
             vm->children[i].alive = 0;
         }
-        memset(kill_list, 0, sizeof kill_list);
+        vm_child_forget_all();
         snprintf(vm->proc, sizeof vm->proc, "%s", ch->name);
         sa.sa_handler = SIG_DFL;
         sigaction(SIGALRM, &sa, NULL);
@@ -539,7 +434,7 @@ int verb_fork(struct vm *vm, struct cur *c)
     ch->to = to[1];
     ch->from = from[0];
     ch->alive = 1;
-    kill_list[ch - vm->children] = pid;
+    vm_child_started(vm, ch);
     return 0;
 }
 
@@ -629,36 +524,13 @@ int verb_exit(struct vm *vm, struct cur *c)
     }
     if (send_req(vm, ch, &r))
         return -1;
-    close_fd(&ch->to);
-    int st = reap(vm, ch, -1);
+    vm_child_close(&ch->to);
+    int st = vm_child_reap(vm, ch, -1);
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != r.status) {
         char b[48];
         return vm_give(vm, VEC_UNRESOLVED, "process %s ended with %s, expected %s(%d)",
-                       ch->name, st == -1 ? "no status" : wait_text(st, b, sizeof b), fn,
+                       ch->name, st == -1 ? "no status" : vm_wait_text(st, b, sizeof b), fn,
                        r.status);
     }
     return 0;
-}
-
-/* At the end of the vector: every process still running is told to end
- * (end of file) and reaped; one that does not end with status 0 (under
- * valgrind: its own errors) makes a passing vector UNRESOLVED. */
-void vm_children_end(struct vm *vm)
-{
-    if (vm->dry || vm->proc[0])
-        return;
-    for (size_t i = 0; i < vm->nchildren; i++) {
-        struct child_obj *ch = &vm->children[i];
-        if (!ch->alive)
-            continue;
-        close_fd(&ch->to);
-        int st = reap(vm, ch, END_GRACE_MS);
-        if ((st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) && vm->result == VEC_PASS) {
-            char b[48];
-            vm->result = VEC_UNRESOLVED;
-            snprintf(vm->msg, sizeof vm->msg, "%s: process %s ended with %s at the end of the "
-                     "vector, expected exit status 0", vm->v->path, ch->name,
-                     st == -1 ? "no status" : wait_text(st, b, sizeof b));
-        }
-    }
 }

@@ -150,60 +150,87 @@ struct valspec {
     struct trace_obj *last;         /* "last" may be used: this stream's */
 };
 
-/* vec_exec.c: messages, objects, tokens, expectations, annotations */
+/* vec_vm.c: the interpreter's state */
 struct vm *vm_new(struct vector *v, int dry, const struct vec_opts *o, struct vec_info *in);
 void vm_free(struct vm *vm);
 struct vm *vm_clone(const struct vm *vm);
 int vm_run_from(struct vm *vm, struct step *s, size_t tok);
-int vm_annot_int(struct vm *vm, const char *key, long long got, int is_ts, enum vec_group g);
-int vm_annot_pid(struct vm *vm, pid_t got);
-int vm_annot_word(struct vm *vm, const char *key, const char *got,
-                  const char *const *words, int numbers);
+
+/* vec_report.c: messages and results */
 __attribute__((format(printf, 2, 3)))
 int vm_bad(struct vm *vm, const char *fmt, ...);
-int vm_bytes_of(struct vm *vm, const struct tok *k, struct vec_bytes *b);
+const char *vm_errname(int err, char *buf, size_t size);
+__attribute__((format(printf, 2, 3)))
+int vm_fail(struct vm *vm, const char *fmt, ...);
+__attribute__((format(printf, 3, 4)))
+int vm_give(struct vm *vm, enum vec_result r, const char *fmt, ...);
+void vm_step_text(const struct vm *vm, const struct step *s, char *buf, size_t size);
+
+/* vec_objects.c: the objects a vector names.  Each kind's struct (and
+ * struct child_obj) begins with its name: vm_find_named finds any of them. */
 int vm_check_name(struct vm *vm, const char *s, const char *what);
+struct attr_obj *vm_find_attr(struct vm *vm, const char *name);
+struct event_obj *vm_find_event(struct vm *vm, const char *name);
+void *vm_find_named(void *objs, size_t n, size_t size, const char *name);
+struct trace_obj *vm_find_trace(struct vm *vm, const char *name);
+struct attr_obj *vm_new_attr(struct vm *vm, const char *name);
+struct event_obj *vm_new_event(struct vm *vm, const char *name);
+struct trace_obj *vm_new_trace(struct vm *vm, const char *name);
+void vm_pool_add(struct vm *vm, trace_id_t id);
+int vm_set_int(struct vm *vm, const char *dollar_name, long long v);
+int vm_valid_name(const char *s);
+
+/* vec_eval.c: expressions, byte strings, limits */
+int vm_bytes_of(struct vm *vm, const struct tok *k, struct vec_bytes *b);
+int vm_eval(struct vm *vm, const char *text, long long *out);
+int vm_eval_optional(struct vm *vm, const char *text, long long *out);
+void vm_eval_start(void);
+int vm_limit_value(const char *name, long long *v);
+
+/* vec_tokens.c: the cursor over a step's tokens; what a step is */
+int vm_is_capture(const struct tok *k);
+int vm_is_w(const struct tok *k, const char *w);
+struct tok *vm_need(struct vm *vm, struct cur *c, const char *what);
+int vm_need_expr(struct vm *vm, struct cur *c, const char *what, long long *v);
+struct tok *vm_need_word(struct vm *vm, struct cur *c, const char *what);
+int vm_no_more(struct vm *vm, struct cur *c);
+struct tok *vm_peek(struct cur *c);
+int vm_step_checking(const struct step *s);
+int vm_step_exact(const struct step *s);
+void vm_use_fn(struct vm *vm, const char *fn);
+
+/* vec_expect.c: return codes, values and strings a step expects */
 int vm_compare(const char *op, long long a, long long b);
 char *vm_cstring(struct vm *vm, const struct tok *k);
-const char *vm_errname(int err, char *buf, size_t size);
-int vm_eval(struct vm *vm, const char *text, long long *out);
-int vm_event_id(struct vm *vm, const struct tok *k, trace_event_id_t *id, int *any);
 int vm_expect_rc(struct vm *vm, const char *fn, int rc);
 int vm_expect_rc_first(struct vm *vm, const char *fn, int rc, int *done);
+int vm_expect_string(struct vm *vm, const char *got, const char *what);
 int vm_expect_value(struct vm *vm, size_t *i, long long got, const struct valspec *vs,
                     const char *what);
 int vm_expect_value_all(struct vm *vm, long long got, const struct valspec *vs,
                         const char *what);
-__attribute__((format(printf, 2, 3)))
-int vm_fail(struct vm *vm, const char *fmt, ...);
-struct attr_obj *vm_find_attr(struct vm *vm, const char *name);
-struct trace_obj *vm_find_trace(struct vm *vm, const char *name);
-__attribute__((format(printf, 3, 4)))
-int vm_give(struct vm *vm, enum vec_result r, const char *fmt, ...);
-int vm_guard_intact(const unsigned char *p, size_t n);
-unsigned char *vm_guarded(size_t n);
-const char *vm_id_text(struct vm *vm, trace_event_id_t id, char *buf, size_t size);
 int vm_in_set(int rc, const int *codes, size_t n);
 int vm_is_op(const char *s);
-int vm_is_w(const struct tok *k, const char *w);
+int vm_rc_set(const struct tok *k, int *codes, size_t *n, int errno_only);
+long long vm_resolution(struct trace_obj *t);
+
+/* vec_annot.c: exact annotations */
+int vm_annot_int(struct vm *vm, const char *key, long long got, int is_ts, enum vec_group g);
+int vm_annot_pid(struct vm *vm, pid_t got);
+int vm_annot_str(struct vm *vm, const char *key, const char *got);
+int vm_annot_word(struct vm *vm, const char *key, const char *got,
+                  const char *const *words, int numbers);
+
+/* vec_event_ids.c: event identifiers by name */
+int vm_event_id(struct vm *vm, const struct tok *k, trace_event_id_t *id, int *any);
+const char *vm_id_text(struct vm *vm, trace_event_id_t id, char *buf, size_t size);
+
+/* vec_buffers.c: guarded buffers, name buffer sizes */
+int vm_guard_intact(const unsigned char *p, size_t n);
+unsigned char *vm_guarded(size_t n);
 size_t vm_name_buffer_size(struct vm *vm, const char *limit, int nul_extra, const char *rule);
 int vm_name_result(struct vm *vm, const char *fn, const char *what, char *buf, size_t n,
                    const char *bound, const char *rule);
-struct tok *vm_need(struct vm *vm, struct cur *c, const char *what);
-int vm_need_expr(struct vm *vm, struct cur *c, const char *what, long long *v);
-struct tok *vm_need_word(struct vm *vm, struct cur *c, const char *what);
-struct attr_obj *vm_new_attr(struct vm *vm, const char *name);
-struct event_obj *vm_new_event(struct vm *vm, const char *name);
-struct trace_obj *vm_new_trace(struct vm *vm, const char *name);
-int vm_no_more(struct vm *vm, struct cur *c);
-struct tok *vm_peek(struct cur *c);
-void vm_pool_add(struct vm *vm, trace_id_t id);
-int vm_rc_set(const struct tok *k, int *codes, size_t *n, int errno_only);
-long long vm_resolution(struct trace_obj *t);
-int vm_set_int(struct vm *vm, const char *dollar_name, long long v);
-int vm_step_checking(const struct step *s);
-int vm_step_exact(const struct step *s);
-void vm_use_fn(struct vm *vm, const char *fn);
 
 /* vec_steps_attr.c: attr */
 int verb_attr(struct vm *vm, struct cur *c);
@@ -242,16 +269,23 @@ int verb_typelist(struct vm *vm, struct cur *c);
 int verb_typenext(struct vm *vm, struct cur *c);
 int verb_typerewind(struct vm *vm, struct cur *c);
 
-/* vec_steps_process.c: fork, in, exec, exit; the processes' pids */
+/* vec_steps_process.c: fork, in, exec, exit */
 int verb_exec(struct vm *vm, struct cur *c);
 int verb_exit(struct vm *vm, struct cur *c);
 int verb_fork(struct vm *vm, struct cur *c);
 int verb_in(struct vm *vm, struct cur *c);
-struct child_obj *vm_find_child(struct vm *vm, const char *name);
-int vm_pid_word(struct vm *vm, const char *word, pid_t *pid);
-const char *vm_pid_text(struct vm *vm, pid_t pid, char *buf, size_t size);
+
+/* vec_children.c: the processes of fork, their names and pids, their end */
+void vm_child_close(int *fd);
+void vm_child_forget_all(void);
+int vm_child_reap(struct vm *vm, struct child_obj *ch, long grace_ms);
+void vm_child_started(struct vm *vm, const struct child_obj *ch);
 void vm_children_end(struct vm *vm);
 void vm_children_kill(void);
+struct child_obj *vm_find_child(struct vm *vm, const char *name);
+const char *vm_pid_text(struct vm *vm, pid_t pid, char *buf, size_t size);
+int vm_pid_word(struct vm *vm, const char *word, pid_t *pid);
+const char *vm_wait_text(int st, char *buf, size_t size);
 
 /* vec_rules.c: the rule each check serves, each rule's result */
 void vm_rules_start(struct vm *vm);

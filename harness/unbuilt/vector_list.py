@@ -1,7 +1,7 @@
 """The golden vectors' tests read from the .vec files, without their
 interpreter: what `build/harness/vecrun --dir DIR --list` gives, for when
 vecrun did not build against the implementation under test (its tests are
-then reported BUILD-ERROR, harness/build_results.py).
+then reported BUILD-ERROR, harness/unbuilt/build_results.py).
 
 It follows harness/vec/vecrun.c (walk(): the folders depth first, names sorted
 bytewise, [a-z0-9_-] names only, test id "vec." and the path with dots) and
@@ -17,7 +17,7 @@ be read lists as vecrun lists it: rule "vectors.malformed", option TRC.
 import os
 import re
 
-from protocol import parse_list
+from runner.protocol import parse_list
 
 # The option names in vecrun's order (vec_options_text()).
 OPTION_ORDER = ("TRC", "TEF", "TRI", "TRL")

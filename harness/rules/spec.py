@@ -15,8 +15,8 @@ SHALL_STATEMENTS.tsv and issue7-2016/, or a folder above it (X/posix or X/spec/p
 pages are then read instead of the derived files, and a SHALL_STATEMENTS.tsv or
 kernel-slot-protocol.md found there replaces the repository's copy.
 
-    /usr/bin/python3 harness/spec.py where     which files are used
-    /usr/bin/python3 harness/spec.py derive    rewrite the derived files from the full pages
+    /usr/bin/python3 harness/rules/spec.py where     which files are used
+    /usr/bin/python3 harness/rules/spec.py derive    rewrite the derived files from the full pages
                                                (needs POSIXTRACE_SPEC_DIR)
 Standard library only.
 """
@@ -149,7 +149,7 @@ def _lines(path):
         with open(path, encoding="utf-8") as f:
             return [l for l in f.read().splitlines() if l.strip() and not l.startswith("#")]
     except OSError as e:
-        raise SpecError("%s: cannot read (%s); 'harness/spec.py derive' writes it from the full "
+        raise SpecError("%s: cannot read (%s); 'harness/rules/spec.py derive' writes it from the full "
                         "pages" % (path, e.strerror)) from None
 
 
@@ -167,7 +167,7 @@ def facts_from_derived(folder):
 def write_derived(pages, folder):
     """Writes the derived files into folder from the full pages; returns their paths."""
     stems, functions, errors = facts_from_pages(pages)
-    head = "# derived from the full specification pages by 'harness/spec.py derive'; do not edit\n"
+    head = "# derived from the full specification pages by 'harness/rules/spec.py derive'; do not edit\n"
     out = {DERIVED_STEMS: "".join(s + "\n" for s in sorted(stems)),
            DERIVED_FUNCTIONS: "".join(f + "\n" for f in sorted(functions)),
            DERIVED_ERRORS: "".join("%s\t%s\n" % (p, " ".join(errors[p])) for p in sorted(errors))}
@@ -263,7 +263,7 @@ class Spec:
 
 
 def main(argv):
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     try:
         if argv == ["where"]:
             spec = Spec(root)

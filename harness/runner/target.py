@@ -10,7 +10,7 @@ ct_exec.h), since an image built for the target does not run here without it.
 
 Time limits stretch by a factor the user gives (TIME_FACTOR, --time-factor):
 an emulator or a small board is slower than the machine the limits were
-measured on (harness/timelimits.py).
+measured on (harness/runner/timelimits.py).
 
 Python 3 standard library only.
 """

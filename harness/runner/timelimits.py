@@ -1,6 +1,6 @@
 """Per-test time limits, and stopping early on a library that hangs.
 
-Time limits.  conformance/timings.tsv (written by harness/calibrate_timings.py,
+Time limits.  conformance/timings.tsv (written by harness/tools/calibrate_timings.py,
 'make calibrate-timings') holds each test's wall time measured on the
 reference.  A test's limit is that time times FACTOR, at least FLOOR seconds,
 so that a slow target, a loaded machine or valgrind does not make a correct
@@ -20,7 +20,7 @@ Python 3 standard library only.
 import os
 import threading
 
-from protocol import STOPPED
+from runner.protocol import STOPPED
 
 FACTOR = 10.0           # times the measured time
 FLOOR = 2.0             # seconds, at least
@@ -61,8 +61,8 @@ def write_timings(path, seconds):
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("# Wall time of each conformance test against the reference, in ms (the\n"
                 "# most of several runs).  harness/run.py gives each test %g times this,\n"
-                "# at least %g s (harness/timelimits.py); regenerate with\n"
-                "# 'make calibrate-timings' (harness/calibrate_timings.py).\n"
+                "# at least %g s (harness/runner/timelimits.py); regenerate with\n"
+                "# 'make calibrate-timings' (harness/tools/calibrate_timings.py).\n"
                 % (FACTOR, FLOOR))
         for tid in sorted(seconds):
             f.write("%s\t%d\n" % (tid, max(1, round(seconds[tid] * 1000))))
@@ -76,7 +76,7 @@ class Limits:
         self.timings, self.default = timings, default
         self.factor, self.floor = factor, floor
         # The user's time factor (TIME_FACTOR, --time-factor): a slow target
-        # or an emulator (harness/target.py) stretches every limit.
+        # or an emulator (harness/runner/target.py) stretches every limit.
         self.stretch = stretch
 
     def of(self, test_id):

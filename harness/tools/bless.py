@@ -9,7 +9,7 @@ shows the differences as a unified diff, and writes them back only with
 --write.  Portable expectations and "exact:" steps are never rewritten: a
 vector whose portable checks fail is reported, not blessed.
 
-    harness/bless.py [--vecrun PATH] [--dir vectors] [--write | --check] [FILE...]
+    harness/tools/bless.py [--vecrun PATH] [--dir vectors] [--write | --check] [FILE...]
 
 Exit status: 0 done (or, with --check, nothing to change); 1 some file would
 change (--check) or could not be blessed; 2 usage error.

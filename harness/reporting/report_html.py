@@ -17,9 +17,9 @@ import json
 import shlex
 from urllib.parse import quote
 
-from protocol import CODES
-from report_page_script import SCRIPT
-from results import spec_note
+from runner.protocol import CODES
+from reporting.report_page_script import SCRIPT
+from reporting.results import spec_note
 
 CSS = """
 :root { --pass:#1a7f37; --fail:#cf222e; --unres:#bc4c00; --unsup:#57606a; --untest:#8c959f;

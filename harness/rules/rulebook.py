@@ -1,7 +1,7 @@
 """The rules the runner reports on, from the rule catalogue.
 
 The catalogue is conformance/catalogue.tsv (columns id, option, functions,
-sources, testable, summary), read through harness/catalogue.py's
+sources, testable, summary), read through harness/rules/catalogue.py's
 load_catalogue(repo_root) when that module is there, else read here directly
 (same columns).  This module turns either into Rule objects and checks the
 rule ids the tests name against it.
@@ -13,7 +13,6 @@ import os
 import re
 import sys
 
-HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 class CatalogueError(Exception):
@@ -125,8 +124,8 @@ def read_tsv(path):
 
 
 def _catalogue_module(repo_root):
-    """harness/catalogue.py of repo_root, or None if there is none."""
-    path = os.path.join(repo_root, "harness", "catalogue.py")
+    """harness/rules/catalogue.py of repo_root, or None if there is none."""
+    path = os.path.join(repo_root, "harness", "rules", "catalogue.py")
     if not os.path.isfile(path):
         return None
     spec = importlib.util.spec_from_file_location("posixtrace_catalogue", path)
@@ -200,19 +199,19 @@ def load(repo_root, catalogue_path=None):
         mod = _catalogue_module(repo_root)
     except Exception as e:          # its own bug: say so, then fall back to the TSV
         mod = None
-        sys.stderr.write("warning: harness/catalogue.py cannot be loaded (%s: %s); reading"
+        sys.stderr.write("warning: harness/rules/catalogue.py cannot be loaded (%s: %s); reading"
                          " conformance/catalogue.tsv directly\n" % (type(e).__name__, e))
     tsv = os.path.join(repo_root, "conformance", "catalogue.tsv")
     if mod is not None and hasattr(mod, "load_catalogue"):
         try:
             rows = mod.load_catalogue(repo_root)
         except Exception as e:
-            raise CatalogueError("harness/catalogue.py: load_catalogue failed: %s: %s" % (
+            raise CatalogueError("harness/rules/catalogue.py: load_catalogue failed: %s: %s" % (
                 type(e).__name__, e))
         if isinstance(rows, dict):
             rows = [dict(v, id=k) if isinstance(v, dict) and "id" not in v else v
                     for k, v in rows.items()]
-        return Rulebook([_to_rule(r) for r in rows], "harness/catalogue.py", mod)
+        return Rulebook([_to_rule(r) for r in rows], "harness/rules/catalogue.py", mod)
     if os.path.isfile(tsv):
         return Rulebook([_to_rule(r) for r in read_tsv(tsv)], "conformance/catalogue.tsv")
     return None

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """calibrate_timings.py -- measures each conformance test's wall time on the
 reference and writes the table the runner's time limits come from
-(conformance/timings.tsv, harness/timelimits.py).
+(conformance/timings.tsv, harness/runner/timelimits.py).
 
     make calibrate-timings                  (builds first; the usual way)
-    harness/calibrate_timings.py [--runs 3] [--out conformance/timings.tsv]
+    harness/tools/calibrate_timings.py [--runs 3] [--out conformance/timings.tsv]
 
 Runs the whole suite RUNS times against the reference (harness/run.py
 --expect-reference, with the built programs) and keeps each test's longest
@@ -22,11 +22,11 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
+HARNESS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(HARNESS_DIR)
 sys.path.insert(0, HARNESS_DIR)
 
-import timelimits       # noqa: E402
+from runner import timelimits       # noqa: E402
 
 
 def main(argv=None):

@@ -1,7 +1,7 @@
 """The terminal summary of a conformance run (from the report document)."""
 
-from protocol import CODES
-from results import spec_note
+from runner.protocol import CODES
+from reporting.results import spec_note
 
 
 def _counts(c):

@@ -19,8 +19,8 @@ is the project's description of it, checked in harness/tests/test_junit.py.
 import re
 import xml.etree.ElementTree as ET
 
-from protocol import OPTIONS
-from results import spec_note
+from runner.protocol import OPTIONS
+from reporting.results import spec_note
 
 # Characters XML 1.0 cannot hold, even escaped.
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

@@ -14,9 +14,9 @@
 
 import re
 
-import report_paths
-import results
-from protocol import Executable, TestCase
+from reporting import report_paths
+from reporting import results
+from runner.protocol import Executable, TestCase
 
 
 class ShardError(Exception):

@@ -10,7 +10,7 @@ fails it removes the program and ends build/conformance/NAME.build.log with
 or "BUILD-ERROR framework (...)" when the framework ct.c, which every test
 program is linked with, did not compile.  The vector interpreter
 build/harness/vecrun is built the same way (its tests are read from the .vec
-files, harness/vector_list.py).
+files, harness/unbuilt/vector_list.py).
 
 Such a program cannot answer --list, so its tests are read from its
 registrations, CT_TEST(name, "rules", "options", "functions") (ct.h), and
@@ -24,7 +24,7 @@ its rules FAIL, the message naming the compiler's first error.
 import os
 import re
 
-from protocol import Executable, ProtocolError, parse_list
+from runner.protocol import Executable, ProtocolError, parse_list
 
 # The programs that check the headers' declarations (XBD <trace.h>,
 # <sys/types.h>, <unistd.h>, <limits.h>) and nothing else.
@@ -105,7 +105,7 @@ def failed_program(path, name, src, root, lister=None):
     """The Executable of the program at path if its last build failed (its
     build log, path.build.log, says BUILD-ERROR), its tests to be read from
     src (its source file's path) below root, or given by lister(exe) (the
-    vector interpreter's, harness/vector_list.py); else None.  Its
+    vector interpreter's, harness/unbuilt/vector_list.py); else None.  Its
     list_statically() gives its tests."""
     failure = read_build_log(path + ".build.log")
     if failure is None:

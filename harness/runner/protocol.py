@@ -22,7 +22,7 @@ import subprocess
 import threading
 import time
 
-import target
+from runner import target
 
 CODES = ("PASS", "FAIL", "UNRESOLVED", "UNSUPPORTED", "UNTESTED")
 OPTIONS = ("TRC", "TEF", "TRI", "TRL", "KSP")
@@ -63,7 +63,7 @@ class Executable:
         self.build_failure = None   # a build_results.BuildFailure: it did not build
 
     def argv(self, *args):
-        # Behind the test wrapper (harness/target.py), if one is set.
+        # Behind the test wrapper (harness/runner/target.py), if one is set.
         return target.wrapped([self.path] + self.prefix + list(args))
 
     def __repr__(self):

@@ -10,7 +10,7 @@ when no test checks it or the catalogue marks it not testable.
 
 import datetime
 
-from protocol import CODES, OPTIONS
+from runner.protocol import CODES, OPTIONS
 
 DECISIVE = ("FAIL", "UNRESOLVED", "PASS")
 

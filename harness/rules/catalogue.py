@@ -4,12 +4,12 @@
 The catalogue (conformance/catalogue.tsv) has one row per rule of the specification;
 conformance/sids_not_applicable.tsv lists the "shall" sentences (S-IDs) that no rule covers,
 each with its reason.  This module checks both files against the specification (spec/ in the
-repository, read through harness/spec.py; $POSIXTRACE_SPEC_DIR adds the full pages) and
+repository, read through harness/rules/spec.py; $POSIXTRACE_SPEC_DIR adds the full pages) and
 computes the S-ID coverage.  Standard library only.
 
-    /usr/bin/python3 harness/catalogue.py check              summary; exit 1 on any problem
-    /usr/bin/python3 harness/catalogue.py list [--option TRC] [--testable yes|no] [--errors]
-    /usr/bin/python3 harness/catalogue.py coverage            each S-ID and the rules citing it
+    /usr/bin/python3 harness/rules/catalogue.py check              summary; exit 1 on any problem
+    /usr/bin/python3 harness/rules/catalogue.py list [--option TRC] [--testable yes|no] [--errors]
+    /usr/bin/python3 harness/rules/catalogue.py coverage            each S-ID and the rules citing it
 
 For the runner: load_catalogue(), check(), known_rule_ids(), check_test_references().
 """
@@ -22,8 +22,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import spec as speclib  # noqa: E402  (harness/spec.py: the one lookup of the specification)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # harness/
+from rules import spec as speclib  # noqa: E402  (harness/rules/spec.py: the one lookup of the specification)
 
 CATALOGUE = Path('conformance/catalogue.tsv')
 NOT_APPLICABLE = Path('conformance/sids_not_applicable.tsv')
@@ -79,11 +79,11 @@ class Rule:
 
 
 def default_repo_root():
-    return Path(__file__).resolve().parent.parent
+    return Path(__file__).resolve().parent.parent.parent
 
 
 def load_spec(repo_root):
-    """The specification (harness/spec.py): the shall sentences, the KSP sections, the page
+    """The specification (harness/rules/spec.py): the shall sentences, the KSP sections, the page
     stems and the functions of <trace.h>.  CatalogueError if it cannot be read."""
     try:
         s = speclib.Spec(repo_root)

@@ -1,0 +1,1 @@
+"""Rule results and the reports: the document, text, JUnit, HTML; earlier reports, --compare, shards and --merge."""

@@ -1,0 +1,1 @@
+"""The runner's base: the test protocol, the target (test wrapper), the time limits."""

@@ -1,0 +1,1 @@
+"""Tools that rewrite committed files from the reference: the vectors' annotations, the time-limit table."""

@@ -1,0 +1,1 @@
+"""What the runner reads from the sources when a program did not build: tests, vectors, options."""
