@@ -73,6 +73,7 @@ LIB_A       = build/lib/libposixtrace.a
 LIB_SO      = build/lib/libposixtrace.so
 LIB_SONAME  = libposixtrace.so.$(SOVERSION)
 LIB_SO_REAL = libposixtrace.so.$(VERSION)
+LIB_MAP     = reference/libposixtrace.map
 PC_FILE     = build/posixtrace.pc
 TOOLS       = $(TOOL_SRCS:reference/tools/%.c=build/bin/%)
 BENCHES     = $(BENCH_SRCS:reference/bench/%.c=build/bench/%)
@@ -106,6 +107,11 @@ build/obj/%.o: %.c config.mk Makefile
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The library's own functions are hidden: only what the public headers
+# declare (they mark it with the default visibility) is exported from the
+# shared library, and the version script LIB_MAP names it again, under one
+# version node (harness/tests/test_exports.py checks the two agree).
+$(LIB_OBJS): ALL_CFLAGS += -fvisibility=hidden
 build/obj/reference/tests/%.o: ALL_CFLAGS += $(CHECK_CFLAGS)
 build/obj/reference/bench/%.o: ALL_CFLAGS += -O2
 $(TEST_OBJS) $(TEST_BIN): | require-check
@@ -115,9 +121,10 @@ $(LIB_A): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
-build/lib/$(LIB_SO_REAL): $(LIB_OBJS)
+build/lib/$(LIB_SO_REAL): $(LIB_OBJS) $(LIB_MAP)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,$(LIB_SONAME) $(ALL_LDFLAGS) -o $@ $(LIB_OBJS) -pthread
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script,$(LIB_MAP) $(ALL_LDFLAGS) \
+	    -o $@ $(LIB_OBJS) -pthread
 
 build/lib/$(LIB_SONAME): build/lib/$(LIB_SO_REAL)
 	ln -sf $(LIB_SO_REAL) $@

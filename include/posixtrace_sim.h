@@ -31,6 +31,11 @@
 extern "C" {
 #endif
 
+/* Exported from the shared library (see <trace.h>). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* Streams created from attr use a simulated clock starting at *start and
  * advancing by step_ns (>= 0) after each event.  EINVAL: attr not
  * initialised, start NULL or not normalised, step_ns negative. */
@@ -73,6 +78,10 @@ int posixtrace_sim_setcpu(int cpu);
 
 /* The calling thread's simulated CPU, or -1 if it has none. */
 int posixtrace_sim_getcpu(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

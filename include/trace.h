@@ -153,6 +153,13 @@ struct posix_trace_status_info {
 #define POSIX_TRACE_UNNAMED_USEREVENT ((trace_event_id_t)16)
 #define POSIX_TRACE_UNNAMED_USER_EVENT POSIX_TRACE_UNNAMED_USEREVENT
 
+/* The functions below are the library's interface: with GCC and Clang they
+ * are exported from the shared library, which builds everything else hidden
+ * (-fvisibility=hidden; reference/libposixtrace.map). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---- Functions (50) ---------------------------------------------------- */
 
 int  posix_trace_attr_destroy(trace_attr_t *);
@@ -237,6 +244,10 @@ int  posix_trace_trygetnext_event(trace_id_t,
  * answers (200809L or -1 for an option, the value for a limit); any other
  * name is passed to sysconf(). */
 long posix_trace_sysconf(int name);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
