@@ -30,10 +30,10 @@
 #include <time.h>
 #include <pthread.h>
 #include <unistd.h>
+/* Its functions are the library's interface: see <posixtrace_api.h>. */
+#include <posixtrace_api.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+__POSIXTRACE_BEGIN_API
 
 /* ---- Options (XBD <unistd.h>; CATALOGUE.md section 1) ------------------ */
 
@@ -153,13 +153,6 @@ struct posix_trace_status_info {
 #define POSIX_TRACE_UNNAMED_USEREVENT ((trace_event_id_t)16)
 #define POSIX_TRACE_UNNAMED_USER_EVENT POSIX_TRACE_UNNAMED_USEREVENT
 
-/* The functions below are the library's interface: with GCC and Clang they
- * are exported from the shared library, which builds everything else hidden
- * (-fvisibility=hidden; reference/libposixtrace.map). */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
-#endif
-
 /* ---- Functions (50) ---------------------------------------------------- */
 
 int  posix_trace_attr_destroy(trace_attr_t *);
@@ -245,12 +238,6 @@ int  posix_trace_trygetnext_event(trace_id_t,
  * name is passed to sysconf(). */
 long posix_trace_sysconf(int name);
 
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
-
-#ifdef __cplusplus
-}
-#endif
+__POSIXTRACE_END_API
 
 #endif /* POSIXTRACE_TRACE_H */
