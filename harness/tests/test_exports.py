@@ -217,3 +217,35 @@ extern void (*hook)(int);
 """
     assert declared(text) == {"f": "function", "g": "function", "d": "data",
                               "arr": "data", "hook": "data"}
+
+
+def config_cc():
+    """The compiler of config.mk (a cross build's too), else $CC or cc."""
+    try:
+        with open(os.path.join(REPO, "config.mk")) as f:
+            for line in f:
+                m = re.match(r"CC\s*=\s*(.+)$", line)
+                if m:
+                    return shlex.split(m.group(1))
+    except OSError:
+        pass
+    return CC
+
+
+@pytest.mark.parametrize("program", ["tracedump", "tracesim", "kvecrun"])
+def test_the_tools_need_nothing_but_the_public_headers_and_the_shared_library(tmp_path, program):
+    """The tools and the kernel vector runner are users of the library: each
+    compiles against include/ alone (no -Ireference) and links with the shared
+    library, so what they use is public and exported."""
+    if program == "kvecrun":
+        srcs = sorted(glob.glob(os.path.join(REPO, "harness", "kvec", "*.c"))) + \
+            sorted(glob.glob(os.path.join(REPO, "harness", "common", "*.c")))
+    else:
+        srcs = [os.path.join(REPO, "reference", "tools", program + ".c")]
+    p = subprocess.run(config_cc() + CFLAGS + [
+        "-D_FILE_OFFSET_BITS=64", "-I" + os.path.join(REPO, "harness"), "-Wall", "-Wextra",
+        "-Werror", "-o", str(tmp_path / program)] + srcs + [
+        "-L" + os.path.dirname(LIB_SO), "-lposixtrace", "-pthread"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+    assert p.returncode == 0, "%s does not build on the public interface alone:\n%s" % (
+        program, p.stdout[-3000:])
