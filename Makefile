@@ -76,7 +76,7 @@ LIB_A       = build/lib/libposixtrace.a
 LIB_SO      = build/lib/libposixtrace.so
 LIB_SONAME  = libposixtrace.so.$(SOVERSION)
 LIB_SO_REAL = libposixtrace.so.$(VERSION)
-LIB_MAP     = reference/libposixtrace.map
+LIB_MAP     = include/libposixtrace.map
 PC_FILE     = build/posixtrace.pc
 TOOLS       = $(TOOL_SRCS:reference/tools/%.c=build/bin/%)
 BENCHES     = $(BENCH_SRCS:reference/bench/%.c=build/bench/%)

@@ -5,7 +5,7 @@
  * implementation, as a macro of <trace.h> should be): C linkage for a C++ program and, with GCC
  * and Clang, the default visibility.  The library's own code is compiled
  * hidden (-fvisibility=hidden), so the shared library exports exactly what
- * the public headers declare; its version script, reference/libposixtrace.map,
+ * the public headers declare; its version script, include/libposixtrace.map,
  * names the same functions under the version node POSIXTRACE_0.
  */
 #ifndef POSIXTRACE_API_H

@@ -1,7 +1,7 @@
 """The shared library's one way in (issue 15, item 3): build/lib/libposixtrace.so
 exports exactly the functions that the public headers (include/*.h, those
 'make install' installs) declare, each under the version node of
-reference/libposixtrace.map, and no data.
+include/libposixtrace.map, and no data.
 
 The exported symbols are read from the library's dynamic symbol table
 (readelf, which reads an ELF file of any target); the declarations from the
@@ -29,7 +29,7 @@ from conftest import REPO
 
 INCLUDE = os.path.join(REPO, "include")
 LIB_SO = os.path.join(REPO, "build", "lib", "libposixtrace.so")
-MAP = os.path.join(REPO, "reference", "libposixtrace.map")
+MAP = os.path.join(INCLUDE, "libposixtrace.map")
 CC = shlex.split(os.environ.get("CC", "cc"))
 CFLAGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + INCLUDE]
 
@@ -139,7 +139,7 @@ def option_macros():
 def version_node():
     text = re.sub(r"/\*.*?\*/", "", open(MAP).read(), flags=re.S)
     nodes = re.findall(r"^\s*(\w+)\s*\{", text, re.M)
-    assert len(nodes) == 1, "reference/libposixtrace.map: one version node expected, got %s" % nodes
+    assert len(nodes) == 1, "include/libposixtrace.map: one version node expected, got %s" % nodes
     return nodes[0]
 
 
@@ -171,9 +171,9 @@ def test_the_library_exports_exactly_the_public_headers_functions():
     missing = sorted(n for n in decl if n not in syms)
     assert not extra, ("exported but declared in no public header (include/*.h): %s -- "
                        "make it hidden (declare it in an internal header) or public "
-                       "(a public header and reference/libposixtrace.map)" % ", ".join(extra))
+                       "(a public header and include/libposixtrace.map)" % ", ".join(extra))
     assert not missing, ("declared in a public header but not exported: %s -- add it to "
-                         "reference/libposixtrace.map, and define it" % ", ".join(missing))
+                         "include/libposixtrace.map, and define it" % ", ".join(missing))
     for name, (typ, version) in sorted(syms.items()):
         assert version == node, "%s is exported as version '%s', not %s" % (name, version, node)
         kind = "data" if typ in ("OBJECT", "TLS", "COMMON") else "function"
