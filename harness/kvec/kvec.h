@@ -4,7 +4,8 @@
  *
  *   kvecrun.c       command line, the test protocol (--list, --run), running a vector
  *   kvec_fail.c     a run's failure: the message, the code, the rules it blames
- *   kvec_parse.c    reading a .kvec file into lines of tokens
+ *   kvec_parse.c    reading a .kvec file into lines of tokens; which expectations
+ *                   are the decoder's
  *   kvec_rules.c    the rule each check serves, the tag lint, RULE-RESULT lines
  *   kvec_ref.c      the reference-only steps: encode, map, fields, compose, stamp,
  *                   sim, and the expectations on the reference's own output

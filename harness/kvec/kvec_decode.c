@@ -10,11 +10,6 @@
 #include <posixtrace_dump.h>
 #include "kvec.h"
 
-const char *const kv_summary_keys[KV_NSUM] = {
-    "events", "dropped_events", "dropped_slots", "buffers", "errors",     /* required */
-    "slots", "combine_events", "incomplete_events", "time_events", "wraps",
-};
-
 void kv_decoded_free(struct kv_decoded *d)
 {
     for (size_t i = 0; i < d->nev; i++)
@@ -122,18 +117,6 @@ int kv_decode(struct kv_run *r, const struct kv_line *l)
 }
 
 /* ---- decoder expectations -------------------------------------------------------- */
-
-int kv_is_decoder_expect(const struct kv_line *l)
-{
-    static const char *const kinds[] = { "event", "events", "error", "no-errors", "fatal",
-                                         "summary", "accounting" };
-    if (l->ntok < 2)
-        return 0;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcmp(l->tok[1], kinds[i]) == 0)
-            return 1;
-    return 0;
-}
 
 /* " 0x1 0x2 ..." into buf, cut to fit. */
 static void list_words(char *buf, size_t len, const uint32_t *w, size_t n)
