@@ -48,8 +48,11 @@ endif
 # log could not pass 2 GiB.  The reference's own programs and the vector
 # interpreters; the portable tests are built as a vendor's users would.
 LFS_CFLAGS = -D_FILE_OFFSET_BITS=64
-BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(LFS_CFLAGS) -Iinclude -Ireference \
+BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(LFS_CFLAGS) -Iinclude $(INTERNAL_CFLAGS) \
               -fPIC -pthread -Wall -Wextra -MMD -MP
+# The reference's internal headers (reference/LAYER/*.h) are for the library,
+# its unit tests and benches; the tools see the public headers only.
+INTERNAL_CFLAGS = -Ireference
 ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) $(CFLAGS_AUTO)
 ALL_LDFLAGS = $(LDFLAGS) $(LDFLAGS_AUTO)
 
@@ -73,13 +76,19 @@ LIB_A       = build/lib/libposixtrace.a
 LIB_SO      = build/lib/libposixtrace.so
 LIB_SONAME  = libposixtrace.so.$(SOVERSION)
 LIB_SO_REAL = libposixtrace.so.$(VERSION)
+LIB_MAP     = include/libposixtrace.map
 PC_FILE     = build/posixtrace.pc
 TOOLS       = $(TOOL_SRCS:reference/tools/%.c=build/bin/%)
 BENCHES     = $(BENCH_SRCS:reference/bench/%.c=build/bench/%)
 TEST_BIN    = build/tests/check_reference
 
-INSTALL_HEADERS = include/trace.h include/posixtrace_types.h include/posixtrace_sim.h \
-                  include/posixtrace_slot.h
+# The public headers (README.md "Public headers"): the standard API, the
+# simulation control, and the kernel slot protocol with its codec, simulator
+# and dumper; everything the shared library exports is declared here
+# (harness/tests/test_exports.py).
+INSTALL_HEADERS = include/trace.h include/posixtrace_types.h include/posixtrace_api.h \
+                  include/posixtrace_sim.h include/posixtrace_slot.h include/posixtrace_codec.h \
+                  include/posixtrace_kernel.h include/posixtrace_dump.h
 # The <sys/types.h> that adds the trace types goes into a directory of its own,
 # which only programs built with 'pkg-config --cflags posixtrace' search.
 SYSTYPES_DIR = $(includedir)/posixtrace/sys
@@ -106,6 +115,12 @@ build/obj/%.o: %.c config.mk Makefile
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The library's own functions are hidden: only what the public headers
+# declare (they mark it with the default visibility) is exported from the
+# shared library, and the version script LIB_MAP names it again, under one
+# version node (harness/tests/test_exports.py checks the two agree).
+$(LIB_OBJS): ALL_CFLAGS += -fvisibility=hidden
+$(TOOL_OBJS): INTERNAL_CFLAGS =
 build/obj/reference/tests/%.o: ALL_CFLAGS += $(CHECK_CFLAGS)
 build/obj/reference/bench/%.o: ALL_CFLAGS += -O2
 $(TEST_OBJS) $(TEST_BIN): | require-check
@@ -115,9 +130,10 @@ $(LIB_A): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
-build/lib/$(LIB_SO_REAL): $(LIB_OBJS)
+build/lib/$(LIB_SO_REAL): $(LIB_OBJS) $(LIB_MAP)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,$(LIB_SONAME) $(ALL_LDFLAGS) -o $@ $(LIB_OBJS) -pthread
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script,$(LIB_MAP) $(ALL_LDFLAGS) \
+	    -o $@ $(LIB_OBJS) -pthread
 
 build/lib/$(LIB_SONAME): build/lib/$(LIB_SO_REAL)
 	ln -sf $(LIB_SO_REAL) $@

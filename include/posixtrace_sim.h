@@ -25,11 +25,10 @@
 #ifndef POSIXTRACE_SIM_H
 #define POSIXTRACE_SIM_H
 
+#include <posixtrace_api.h>
 #include <trace.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+__POSIXTRACE_BEGIN_API
 
 /* Streams created from attr use a simulated clock starting at *start and
  * advancing by step_ns (>= 0) after each event.  EINVAL: attr not
@@ -74,8 +73,6 @@ int posixtrace_sim_setcpu(int cpu);
 /* The calling thread's simulated CPU, or -1 if it has none. */
 int posixtrace_sim_getcpu(void);
 
-#ifdef __cplusplus
-}
-#endif
+__POSIXTRACE_END_API
 
 #endif /* POSIXTRACE_SIM_H */

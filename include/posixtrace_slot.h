@@ -10,7 +10,7 @@
  * marked "(this project's)" have no QNX counterpart.
  *
  * The encoder and decoder that use these definitions are the reference's
- * slot codec (reference/slot/slot_codec.h, reference/slot/SLOTS.md).
+ * slot codec, <posixtrace_codec.h> (reference/slot/SLOTS.md).
  */
 #ifndef POSIXTRACE_SLOT_H
 #define POSIXTRACE_SLOT_H

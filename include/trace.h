@@ -30,10 +30,10 @@
 #include <time.h>
 #include <pthread.h>
 #include <unistd.h>
+/* Its functions are the library's interface: see <posixtrace_api.h>. */
+#include <posixtrace_api.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+__POSIXTRACE_BEGIN_API
 
 /* ---- Options (XBD <unistd.h>; CATALOGUE.md section 1) ------------------ */
 
@@ -238,8 +238,6 @@ int  posix_trace_trygetnext_event(trace_id_t,
  * name is passed to sysconf(). */
 long posix_trace_sysconf(int name);
 
-#ifdef __cplusplus
-}
-#endif
+__POSIXTRACE_END_API
 
 #endif /* POSIXTRACE_TRACE_H */

@@ -16,7 +16,9 @@
 #                            straddling combine events, written and read back
 #
 # kvecrun is the reference's own test program: it links the reference library
-# and is never built into the portable conformance tests.  It finds the
+# and is never built into the portable conformance tests.  It is compiled
+# against the public headers only (<posixtrace_codec.h>, <posixtrace_kernel.h>,
+# <posixtrace_dump.h>), never the reference's internal ones.  It finds the
 # vectors by the absolute path compiled in (KSP_VECTORS overrides it), so the
 # runner may start it in any folder.
 
@@ -35,7 +37,7 @@ kvecrun: $(KVECRUN)
 
 $(KVECRUN): $(KVECRUN_SRCS) $(KVECRUN_HDRS) $(LIB_A) config.mk $(KSP_MK)
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(LFS_CFLAGS) -Iinclude -Ireference -Iharness -pthread \
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(LFS_CFLAGS) -Iinclude -Iharness -pthread \
 	    -Wall -Wextra $(CFLAGS) $(CFLAGS_AUTO) '-DKVECRUN_VECTORS="$(CURDIR)/vectors/ksp"' \
 	    -o $@ $(KVECRUN_SRCS) $(LDFLAGS) $(LDFLAGS_AUTO) $(LIB_A) -pthread
 

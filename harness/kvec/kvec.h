@@ -3,11 +3,13 @@
  * its parts and what they share.  vectors/ksp/README.md is the language.
  *
  *   kvecrun.c       command line, the test protocol (--list, --run), running a vector
- *   kvec_parse.c    reading a .kvec file into lines of tokens
+ *   kvec_fail.c     a run's failure: the message, the code, the rules it blames
+ *   kvec_parse.c    reading a .kvec file into lines of tokens; which expectations
+ *                   are the decoder's
  *   kvec_rules.c    the rule each check serves, the tag lint, RULE-RESULT lines
  *   kvec_ref.c      the reference-only steps: encode, map, fields, compose, stamp,
  *                   sim, and the expectations on the reference's own output
- *   kvec_build.c    building a trace file: file, slot, raw, bytes
+ *   kvec_build.c    building a trace file: file, slot, raw, bytes (and kv_append)
  *   kvec_decode.c   the decoded view of a file from the reference codec; the
  *                   decoder expectations
  *   kvec_extern.c   another decoder under test: run it, read its JSON
@@ -20,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "kernel/kernel_sim.h"
-#include "slot/slot_codec.h"
+#include <posixtrace_codec.h>
+#include <posixtrace_kernel.h>
 
 /* Result codes of the test protocol (harness/README.md). */
 enum { KV_PASS = 0, KV_FAIL = 1, KV_UNRESOLVED = 2, KV_UNSUPPORTED = 3, KV_UNTESTED = 4 };

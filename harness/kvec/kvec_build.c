@@ -7,7 +7,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kvec.h"
-#include "slot/trace_file.h"
+
+int kv_append(struct kv_run *r, const void *p, size_t n)
+{
+    if (n > r->cap - r->len) {
+        size_t c = r->cap ? r->cap : 1 << 16;
+        while (c - r->len < n) {
+            if (c > SIZE_MAX / 2)
+                return -1;
+            c *= 2;
+        }
+        unsigned char *f = realloc(r->file, c);
+        if (f == NULL)
+            return -1;
+        r->file = f;
+        r->cap = c;
+    }
+    if (n)
+        memcpy(r->file + r->len, p, n);
+    r->len += n;
+    return 0;
+}
 
 static int host_big_endian(void)
 {

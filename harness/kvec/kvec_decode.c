@@ -7,19 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dump/dump.h"
+#include <posixtrace_dump.h>
 #include "kvec.h"
-#include "slot/trace_file.h"
-
-const char *const kv_summary_keys[KV_NSUM] = {
-    "events", "dropped_events", "dropped_slots", "buffers", "errors",     /* required */
-    "slots", "combine_events", "incomplete_events", "time_events", "wraps",
-};
-
-int kv_bad_vector(struct kv_run *r, const struct kv_line *l, const char *what)
-{
-    return kv_fail(r, l, KV_UNRESOLVED, "vector error: %s", what);
-}
 
 void kv_decoded_free(struct kv_decoded *d)
 {
@@ -90,17 +79,17 @@ static int decode_reference(struct kv_run *r, const struct kv_line *l)
     struct kv_decoded *d = &r->dec;
     struct collect c = { d, 0 };
     struct slot_decoder_config cfg = { .on_event = on_event, .on_error = on_error, .user = &c };
-    struct slot_decoder dec;
+    struct slot_decoder *dec = NULL;
     struct slot_summary s;
     struct trace_file_info *info = malloc(sizeof *info);
 
-    if (info == NULL || slot_decoder_init(&dec, &cfg) != 0) {
+    if (info == NULL || slot_decoder_create(&cfg, &dec) != 0) {
         free(info);
         return kv_fail(r, l, KV_UNRESOLVED, "out of memory");
     }
-    int rc = trace_file_decode(r->file, r->len, &dec, info, d->fatal_msg, sizeof d->fatal_msg);
-    slot_decoder_summary(&dec, &s);
-    slot_decoder_free(&dec);
+    int rc = trace_file_decode(r->file, r->len, dec, info, d->fatal_msg, sizeof d->fatal_msg);
+    slot_decoder_summary(dec, &s);
+    slot_decoder_destroy(dec);
     free(info);
     if (c.oom)
         return kv_fail(r, l, KV_UNRESOLVED, "out of memory");
@@ -128,18 +117,6 @@ int kv_decode(struct kv_run *r, const struct kv_line *l)
 }
 
 /* ---- decoder expectations -------------------------------------------------------- */
-
-int kv_is_decoder_expect(const struct kv_line *l)
-{
-    static const char *const kinds[] = { "event", "events", "error", "no-errors", "fatal",
-                                         "summary", "accounting" };
-    if (l->ntok < 2)
-        return 0;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcmp(l->tok[1], kinds[i]) == 0)
-            return 1;
-    return 0;
-}
 
 /* " 0x1 0x2 ..." into buf, cut to fit. */
 static void list_words(char *buf, size_t len, const uint32_t *w, size_t n)

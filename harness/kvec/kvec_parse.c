@@ -1,7 +1,8 @@
 /*
  * kvec_parse.c -- reads a kernel slot protocol vector (.kvec, the language
  * of vectors/ksp/README.md) into lines of tokens, and turns tokens into
- * values: numbers, data, classes, struct flags, errno names.
+ * values: numbers, data, classes, struct flags, errno names; and says what
+ * the language makes of a line (the summary keys, the decoder expectations).
  *
  * A vector: "# title" on its first line, "rules: KSP-n, ..." and optionally
  * "functions: a, b" in its header, then one step per line.  '#' starts a
@@ -353,4 +354,26 @@ const char *kv_errno_name(int e)
         if (errnos[i].e == e)
             return errnos[i].name;
     return strerror(e);
+}
+
+/* ---- what the language says about a line -------------------------------------- */
+
+/* The summary keys a vector may check (kvec.h). */
+const char *const kv_summary_keys[KV_NSUM] = {
+    "events", "dropped_events", "dropped_slots", "buffers", "errors",     /* required */
+    "slots", "combine_events", "incomplete_events", "time_events", "wraps",
+};
+
+/* The expectations on the decoded view (kvec_decode.c checks them, against
+ * the reference's decoder or another one); the others are reference-only. */
+int kv_is_decoder_expect(const struct kv_line *l)
+{
+    static const char *const kinds[] = { "event", "events", "error", "no-errors", "fatal",
+                                         "summary", "accounting" };
+    if (l->ntok < 2)
+        return 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(l->tok[1], kinds[i]) == 0)
+            return 1;
+    return 0;
 }

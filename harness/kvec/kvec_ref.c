@@ -13,9 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dump/dump.h"
+#include <posixtrace_dump.h>
 #include "kvec.h"
-#include "slot/trace_file.h"
 
 /* ---- key/value arguments ---------------------------------------------------- */
 
@@ -442,8 +441,8 @@ static int expect_dump(struct kv_run *r, const struct kv_line *l)
     char *path = beside(r, l->tok[2]), *got = NULL, err[512];
     size_t gotlen = 0;
     FILE *mem = open_memstream(&got, &gotlen);
-    struct dump_options o = { .format = DUMP_TEXT, .name = l->tok[2] };
-    struct dump_result res;
+    struct dump_trace_options o = { .format = DUMP_TEXT, .name = l->tok[2] };
+    struct dump_trace_result res;
     int rc = KV_PASS;
 
     if (path == NULL || mem == NULL) {
@@ -453,7 +452,7 @@ static int expect_dump(struct kv_run *r, const struct kv_line *l)
         free(path);
         return kv_fail(r, l, KV_UNRESOLVED, "out of memory");
     }
-    dump_mem(r->file, r->len, mem, &o, &res, err, sizeof err);
+    dump_trace_mem(r->file, r->len, mem, &o, &res, err, sizeof err);
     fclose(mem);
     if (r->bless) {
         FILE *f = fopen(path, "wb");

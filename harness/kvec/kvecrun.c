@@ -20,7 +20,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,46 +32,6 @@
 
 static const char *const code_names[] = { "PASS", "FAIL", "UNRESOLVED", "UNSUPPORTED",
                                           "UNTESTED" };
-
-int kv_fail(struct kv_run *r, const struct kv_line *l, int code, const char *fmt, ...)
-{
-    if (r->code != KV_PASS)
-        return r->code;
-    char what[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    char rules[256];
-    kv_rules_blamed(r, l, rules, sizeof rules);
-    if (snprintf(r->msg, sizeof r->msg, "%s:%u: %s [%s]", r->v->path, l ? l->lineno : 1,
-                 what, rules) >= (int)sizeof r->msg)
-        r->msg[sizeof r->msg - 2] = '~';    /* cut short: say so */
-    r->code = code;
-    r->fail_line = l;
-    return code;
-}
-
-int kv_append(struct kv_run *r, const void *p, size_t n)
-{
-    if (n > r->cap - r->len) {
-        size_t c = r->cap ? r->cap : 1 << 16;
-        while (c - r->len < n) {
-            if (c > SIZE_MAX / 2)
-                return -1;
-            c *= 2;
-        }
-        unsigned char *f = realloc(r->file, c);
-        if (f == NULL)
-            return -1;
-        r->file = f;
-        r->cap = c;
-    }
-    if (n)
-        memcpy(r->file + r->len, p, n);
-    r->len += n;
-    return 0;
-}
 
 /* ---- the vectors of a folder --------------------------------------------------- */
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <posixtrace_kernel.h>
 #include "dump/dump.h"
-#include "kernel/kernel_sim.h"
 #include "slot/trace_file.h"
 
 #define ROUNDS 3

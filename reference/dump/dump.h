@@ -1,6 +1,9 @@
 /*
  * dump.h -- reading a kernel trace file and printing its events, one a line
- * or as JSON: the library behind tracedump (reference/tools/tracedump.c).
+ * or as JSON: the library behind tracedump.  Its public API is
+ * <posixtrace_dump.h> (dump_trace_fd, dump_trace_mem: a file, whatever it
+ * is); this header is the reference's side: the layers that describe
+ * events, the kernel and POSIX log views on their own, and the writers.
  * The formats are specified in reference/kernel/KERNEL.md; the JSON one is the
  * contract a third-party decoder meets to be checked by build/harness/kvecrun.
  *
@@ -14,9 +17,10 @@
  * (dump_kernel.c).  The POSIX trace log, whose events are USER-class events
  * of the same file format, plugs in as a layer that claims its own events.
  */
-#ifndef POSIXTRACE_DUMP_H
-#define POSIXTRACE_DUMP_H
+#ifndef POSIXTRACE_REF_DUMP_H
+#define POSIXTRACE_REF_DUMP_H
 
+#include <posixtrace_dump.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "slot/slot_codec.h"
@@ -69,8 +73,6 @@ void dump_add_bytes(struct dump_desc *d, const char *key, const uint32_t *words,
                     uint32_t nwords);
 
 /* ---- dumping a file ----------------------------------------------------------- */
-
-enum dump_format { DUMP_TEXT, DUMP_JSON };
 
 struct dump_options {
     enum dump_format format;
@@ -138,9 +140,6 @@ struct dump_ctx {
     uint64_t nevents;
 };
 
-/* The name of an error kind in JSON ("no_open_combine"). */
-const char *dump_error_kind(enum slot_error_kind k);
-
 void dump_text_begin(struct dump_ctx *c);
 void dump_text_event(struct dump_ctx *c, const struct slot_event *ev, const struct dump_desc *d);
 void dump_text_error(struct dump_ctx *c, const struct slot_error *e);
@@ -150,10 +149,6 @@ void dump_text_end(struct dump_ctx *c, const struct slot_summary *s);
  * as \u00XX). */
 void dump_json_str(FILE *f, const char *s);
 
-/* A decoder's rejection message "offset N: KSP-25: ..." -> N and "KSP-25"
- * (0 and "" if it is not of that form). */
-void dump_split_message(const char *m, uint64_t *offset, char *rule, size_t rulelen);
-
 void dump_json_begin(struct dump_ctx *c);
 void dump_json_event(struct dump_ctx *c, const struct slot_event *ev, const struct dump_desc *d);
 void dump_json_error(struct dump_ctx *c, const struct slot_error *e);
@@ -161,4 +156,4 @@ void dump_json_error(struct dump_ctx *c, const struct slot_error *e);
 void dump_json_end(struct dump_ctx *c, const struct slot_summary *s, const char *fatal,
                    int fatal_rc);
 
-#endif /* POSIXTRACE_DUMP_H */
+#endif /* POSIXTRACE_REF_DUMP_H */

@@ -1,5 +1,5 @@
 /*
- * kernel_sim.c -- one run of the simulated kernel (kernel_sim.h): the
+ * kernel_sim.c -- one run of the simulated kernel (<posixtrace_kernel.h>): the
  * configuration, the scheduler that decides which CPU acts next, the events
  * in progress, and the start and stop of tracing.
  *

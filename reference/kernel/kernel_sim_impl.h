@@ -1,6 +1,6 @@
 /*
  * kernel_sim_impl.h -- the parts of the kernel simulator and how they share
- * one run (kernel_sim.h is the public face).  One file per part:
+ * one run (<posixtrace_kernel.h> is the public face).  One file per part:
  *
  *   kernel_sim.c           the run: configuration, the scheduler of the CPUs,
  *                          events in progress, start and stop of tracing
@@ -18,7 +18,8 @@
 #ifndef POSIXTRACE_KERNEL_SIM_IMPL_H
 #define POSIXTRACE_KERNEL_SIM_IMPL_H
 
-#include "kernel/kernel_sim.h"
+#include <posixtrace_kernel.h>
+#include "slot/slot_codec.h"
 
 /* ---- PRNG ------------------------------------------------------------------- */
 

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kernel/kernel_sim.h"
+#include <posixtrace_kernel.h>
 #include "slot/trace_file.h"
 
 struct vstate {

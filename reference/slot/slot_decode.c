@@ -100,6 +100,29 @@ void slot_decoder_free(struct slot_decoder *d)
     d->nspare = 0;
 }
 
+/* The public decoder (<posixtrace_codec.h>): the same, on the heap. */
+int slot_decoder_create(const struct slot_decoder_config *cfg, struct slot_decoder **d)
+{
+    if (d == NULL || cfg == NULL)
+        return EINVAL;
+    struct slot_decoder *n = malloc(sizeof *n);
+    if (n == NULL)
+        return ENOMEM;
+    int rc = slot_decoder_init(n, cfg);
+    if (rc != 0) {
+        free(n);
+        return rc;
+    }
+    *d = n;
+    return 0;
+}
+
+void slot_decoder_destroy(struct slot_decoder *d)
+{
+    slot_decoder_free(d);
+    free(d);
+}
+
 /* ---- errors ------------------------------------------------------------------ */
 
 static void report(struct slot_decoder *d, enum slot_error_kind kind, uint64_t offset,

@@ -9,7 +9,7 @@
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "kernel/kernel_sim.h"
+#include <posixtrace_kernel.h>
 #include "slot/trace_file.h"
 
 /* A simulated trace in memory. */

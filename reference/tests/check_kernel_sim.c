@@ -1,5 +1,5 @@
 /*
- * check_kernel_sim.c -- the kernel simulator as a whole (kernel_sim.h):
+ * check_kernel_sim.c -- the kernel simulator as a whole (<posixtrace_kernel.h>):
  * determinism, the configuration and its errors, the workload's classes,
  * the trace file header (KSP-23, KSP-24), the accounting of every event.
  *

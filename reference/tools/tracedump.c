@@ -1,7 +1,7 @@
 /*
  * tracedump -- prints the events of a kernel trace file, one a line or as
  * JSON, with per-CPU and per-class totals, the dropped events reported and
- * the integrity errors found (reference/dump/dump.h; formats in
+ * the integrity errors found (<posixtrace_dump.h>; formats in
  * reference/kernel/KERNEL.md).  A POSIX trace log (TRACE_POSIX_LOG::1 in its
  * header) is shown as POSIX events, oldest first, with its attributes,
  * event names and status (reference/log/LOGFORMAT.md); --slots shows its slots.
@@ -14,10 +14,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "dump/dump.h"
+#include <posixtrace_dump.h>
 
 static const char usage[] =
     "usage: tracedump [--json] [--summary] [--slots] FILE\n"
@@ -33,22 +32,10 @@ static const char usage[] =
     "Exit status: 0 sound, 1 integrity errors found (or a POSIX log not shut down),\n"
     "2 unreadable or bad arguments.\n";
 
-/* Is the file open on fd a POSIX trace log?  (Its header is read again by
- * the dumper: a file that is neither is rejected there, with its message.) */
-static int posix_log(int fd)
-{
-    struct trace_file_info *info = malloc(sizeof *info);   /* 16 KiB */
-    int yes = info != NULL && trace_file_read_header(fd, info, NULL, 0) == 0 &&
-              dump_is_posix_log(info);
-    free(info);
-    return yes;
-}
-
 int main(int argc, char **argv)
 {
-    struct dump_options o = { .format = DUMP_TEXT };
+    struct dump_trace_options o = { .format = DUMP_TEXT };
     const char *path = NULL;
-    int slots = 0;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
@@ -56,7 +43,7 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--summary") == 0) {
             o.no_events = 1;
         } else if (strcmp(argv[i], "--slots") == 0) {
-            slots = 1;
+            o.slots = 1;
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             fputs(usage, stdout);
             return 0;
@@ -81,20 +68,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "tracedump: %s: %s\n", path, strerror(errno));
         return 2;
     }
-    struct dump_result r;
-    struct dump_posix_result pr;
+    struct dump_trace_result r;
     char err[512];
-    int posix = posix_log(fd), rc;
     o.name = path;
-    if (posix && !slots) {
-        rc = dump_posix_fd(fd, stdout, &o, &pr, err, sizeof err);
-    } else {
-        if (posix) {
-            o.layers = &dump_posix_layer;
-            o.nlayers = 1;
-        }
-        rc = dump_fd(fd, stdout, &o, &r, err, sizeof err);
-    }
+    int rc = dump_trace_fd(fd, stdout, &o, &r, err, sizeof err);
     close(fd);
     if (fflush(stdout) != 0) {
         fprintf(stderr, "tracedump: cannot write the output: %s\n", strerror(errno));
@@ -104,7 +81,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "tracedump: %s: %s\n", path, err);
         return 2;
     }
-    if (posix && !slots)
-        return pr.errors || !pr.complete ? 1 : 0;
-    return r.sum.errors ? 1 : 0;
+    return r.errors || r.incomplete ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 /*
  * tracesim -- runs the simulated instrumented kernel and writes its trace
- * file (reference/kernel/kernel_sim.h, reference/kernel/KERNEL.md).
+ * file (<posixtrace_kernel.h>, reference/kernel/KERNEL.md).
  *
  *   tracesim --cpus 4 --events 1000000 --seed 7 --mode linear -o out.kev
  *
@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "kernel/kernel_sim.h"
+#include <posixtrace_kernel.h>
 
 static const char usage[] =
     "usage: tracesim [options] -o FILE\n"

@@ -1,24 +1,29 @@
 /*
- * kernel_sim.h -- the simulated instrumented kernel: CPUs with their cycle
- * counters, a seeded workload, the ring of kernel buffers and the logger
- * that drains them into a trace file (spec/kernel-slot-protocol.md,
- * rules KSP-15..KSP-24; reference/kernel/KERNEL.md describes the model).
+ * <posixtrace_kernel.h> -- the simulated instrumented kernel of the
+ * posixtrace reference: CPUs with their cycle counters, a seeded workload,
+ * the ring of kernel buffers and the logger that drains them into a trace
+ * file (spec/kernel-slot-protocol.md, rules KSP-15..KSP-24;
+ * reference/kernel/KERNEL.md describes the model), and the checker that
+ * reads such a file back against the kernel's rules.
  *
- * Everything goes through the one slot codec (slot_codec.h, trace_file.h):
- * events are encoded with slot_encode_*, stamped with slot_clock_stamp, and
- * the file header is trace_file_header_build's.
+ * Everything goes through the one slot codec (<posixtrace_codec.h>): events
+ * are encoded with slot_encode_*, stamped with slot_clock_stamp, and the
+ * file header is trace_file_header_build's.
  *
  * Deterministic: the same configuration (seed included) gives the same bytes
  * on every machine.  Nothing reads the wall clock, the host name or the
  * environment; the file is always little-endian.  No global state: a run is
- * an object of the caller's.
+ * an object of the caller's.  build/bin/tracesim is its command line.
  */
-#ifndef POSIXTRACE_KERNEL_SIM_H
-#define POSIXTRACE_KERNEL_SIM_H
+#ifndef POSIXTRACE_KERNEL_H
+#define POSIXTRACE_KERNEL_H
 
+#include <posixtrace_api.h>
+#include <posixtrace_codec.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "slot/slot_codec.h"
+
+__POSIXTRACE_BEGIN_API
 
 enum ksim_mode {
     KSIM_LINEAR,    /* hand buffers to the logger at the high-water mark (KSP-20) */
@@ -152,4 +157,6 @@ struct ksim_verify {
 int ksim_verify_file(const void *file, size_t len, int linear, struct ksim_verify *v,
                      char *err, size_t errlen);
 
-#endif /* POSIXTRACE_KERNEL_SIM_H */
+__POSIXTRACE_END_API
+
+#endif /* POSIXTRACE_KERNEL_H */

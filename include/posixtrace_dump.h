@@ -1,0 +1,72 @@
+/*
+ * <posixtrace_dump.h> -- printing a trace file of the posixtrace reference:
+ * a kernel trace (the kernel slot protocol, <posixtrace_codec.h>) one event a
+ * line or as one JSON document, with per-CPU and per-class totals, the
+ * dropped events reported and the integrity errors found; a POSIX trace log
+ * (TRACE_POSIX_LOG::1 in its header) as its POSIX events, oldest first, with
+ * its attributes, event names and status.  build/bin/tracedump is its
+ * command line.
+ *
+ * The formats are specified in reference/kernel/KERNEL.md ("tracedump") and
+ * reference/log/LOGFORMAT.md; the JSON one is the contract a third-party
+ * decoder meets to be checked by build/harness/kvecrun.  Any input is read
+ * without crashing, looping or reading out of bounds.
+ */
+#ifndef POSIXTRACE_DUMP_H
+#define POSIXTRACE_DUMP_H
+
+#include <posixtrace_api.h>
+#include <posixtrace_codec.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+__POSIXTRACE_BEGIN_API
+
+enum dump_format { DUMP_TEXT, DUMP_JSON };
+
+/* What to print. */
+struct dump_trace_options {
+    enum dump_format format;
+    int no_events;          /* the header and the totals only (and errors) */
+    int slots;              /* a POSIX trace log: its slots, as for a kernel trace,
+                             * with its records named, not its POSIX events */
+    const char *name;       /* the file's name as shown */
+};
+
+/* What a dump found. */
+struct dump_trace_result {
+    int posix_log;          /* shown as a POSIX trace log's events */
+    uint64_t events;        /* events decoded (kernel) or shown (POSIX log) */
+    uint64_t errors;        /* integrity errors reported */
+    int incomplete;         /* a POSIX log that was not shut down: its final
+                             * status is missing */
+};
+
+/* Prints the trace file open on fd (a regular file) to out.  Returns 0 when
+ * the file was read to its end (what was wrong in it is in r: errors,
+ * incomplete), else an error number with a one-line message in err: the
+ * header's rejection ("offset N: KSP-25: ..."), a POSIX log that cannot be
+ * read, a read error, ENOMEM.  In JSON mode a document is printed in every
+ * case, with the rejection as "fatal". */
+int dump_trace_fd(int fd, FILE *out, const struct dump_trace_options *o,
+                  struct dump_trace_result *r, char *err, size_t errlen);
+
+/* The same from a file of len bytes in memory. */
+int dump_trace_mem(const void *file, size_t len, FILE *out,
+                   const struct dump_trace_options *o, struct dump_trace_result *r,
+                   char *err, size_t errlen);
+
+/* The JSON document's vocabulary, for a program that compares another
+ * decoder's document with the codec's findings. */
+
+/* The name of an integrity error's kind ("no_open_combine"; "unknown"). */
+const char *dump_error_kind(enum slot_error_kind k);
+
+/* A rejection message "offset N: KSP-25: ..." -> N and "KSP-25" (0 and ""
+ * if it is not of that form). */
+void dump_split_message(const char *m, uint64_t *offset, char *rule, size_t rulelen);
+
+__POSIXTRACE_END_API
+
+#endif /* POSIXTRACE_DUMP_H */
