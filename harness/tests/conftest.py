@@ -17,6 +17,8 @@ PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.execu
 
 sys.path.insert(0, HARNESS)
 
+from std_cflags import STD_CFLAGS                  # noqa: E402  (mk/std.mk)
+
 # The vector interpreter's sources (as mk/vectors.mk lists them) and the
 # reference library's (the Makefile's LIB_SRCS), for tests that build them.
 VECRUN_SRCS = [os.path.join(HARNESS, "vec", "vecrun.c")] + sorted(
