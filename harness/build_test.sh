@@ -132,13 +132,14 @@ link)
         }
     done
     # An archive of helpers some of which did not compile (archive step):
-    # their errors go before the link, where first_errors finds them should
-    # the link fail for want of them.
+    # their logs go before the link, indented (a line BUILD-ERROR at the
+    # start would make the program one), where first_errors finds their
+    # errors should the link fail for want of them.
     for a ; do
         case $a in *.a) ;; *) continue ;; esac
         ! grep -q '^BUILD-ERROR' "$a.log" 2>/dev/null || {
             printf -- '-- %s lacks the helpers that did not compile:\n' "$a" >> "$log"
-            cat "$a.log" >> "$log"
+            sed 's/^/  /' "$a.log" >> "$log"
         }
     done
     extra_objs=$(cat "$obj.extra" 2>/dev/null)
@@ -161,7 +162,8 @@ archive)
         if test -f "$o" ; then
             objs="$objs $(q "$o")"
         else
-            cat "$o.log" >> "$log" 2>/dev/null ||
+            # Its BUILD-ERROR lines: the step, the compiler's first errors.
+            sed -n '/^BUILD-ERROR/,$p' "$o.log" >> "$log" 2>/dev/null ||
                 echo "BUILD-ERROR compile (no object $o: compile it first):" >> "$log"
         fi
     done
