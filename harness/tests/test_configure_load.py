@@ -5,7 +5,7 @@ loader's message and what to do, not later with every test exiting 127.
 The vendor here is a shared library of one function (configure's probe calls
 posix_trace_attr_init only) with the reference's <trace.h>, built in a
 temporary folder; configure runs in a folder of its own (it needs nothing
-else of the tree to probe).
+else of the tree to probe but mk/std.mk, the compiler flags).
 """
 
 import os
@@ -46,6 +46,8 @@ def configure(tmp_path, libs, *args, env=None):
     tree = tmp_path / "tree"
     tree.mkdir()
     shutil.copy(os.path.join(REPO, "configure"), str(tree))
+    (tree / "mk").mkdir()           # the flags, spelled once in mk/std.mk
+    shutil.copy(os.path.join(REPO, "mk", "std.mk"), str(tree / "mk"))
     e = dict(os.environ)
     e.pop("LD_LIBRARY_PATH", None)
     e.update(env or {})
