@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, configure_alone
 
 VENDOR_C = """#include <trace.h>
 int posix_trace_attr_init(trace_attr_t *attr) { (void)attr; return 0; }
@@ -43,11 +43,7 @@ def vendor(tmp_path_factory):
 
 
 def configure(tmp_path, libs, *args, env=None):
-    tree = tmp_path / "tree"
-    tree.mkdir()
-    shutil.copy(os.path.join(REPO, "configure"), str(tree))
-    (tree / "mk").mkdir()           # the flags, spelled once in mk/std.mk
-    shutil.copy(os.path.join(REPO, "mk", "std.mk"), str(tree / "mk"))
+    tree = configure_alone(tmp_path / "tree")
     e = dict(os.environ)
     e.pop("LD_LIBRARY_PATH", None)
     e.update(env or {})
