@@ -48,7 +48,7 @@ endif
 # log could not pass 2 GiB.  The reference's own programs and the vector
 # interpreters; the portable tests are built as a vendor's users would.
 LFS_CFLAGS = -D_FILE_OFFSET_BITS=64
-BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(LFS_CFLAGS) -Iinclude $(INTERNAL_CFLAGS) \
+BASE_CFLAGS = $(STD_CFLAGS) $(LFS_CFLAGS) -Iinclude $(INTERNAL_CFLAGS) \
               -fPIC -pthread -Wall -Wextra -MMD -MP
 # The reference's internal headers (reference/LAYER/*.h) are for the library,
 # its unit tests and benches; the tools see the public headers only.

@@ -6,6 +6,7 @@
 #   harness/build_test.sh compile NAME SRC OBJ CC [CFLAGS...] [-- PROGRAM-ONLY FLAGS...]
 #   harness/build_test.sh link NAME OBJ OUT LINKER... -- [OBJECTS AND LIBRARIES...]
 #   harness/build_test.sh program WHAT OUT CONSEQUENCE CC [SOURCES, FLAGS, LIBRARIES...]
+#   harness/build_test.sh archive OUT AR... -- OBJECTS...
 #
 # compile: SRC -> OBJ (and, when there is a compile probe
 # conformance/probes/NAME.c, its parts through harness/probe.sh, compiled with
@@ -13,6 +14,12 @@
 # objects and the rest -> OUT ("LINKER -o OUT OBJ [probe objects] REST"); an
 # object of REST that did not compile (its OBJECT.log says BUILD-ERROR: the
 # framework ct.o) makes the program a "BUILD-ERROR framework" without a link.
+# archive: the objects that compiled (the tests' shared helpers, each
+# compiled by the compile step) into the archive OUT, an empty one if none
+# did; OUT.log keeps the compile logs of those that did not, and a program
+# linked with OUT quotes them in its own log before its link, so that a
+# program which needs a missing helper fails to link with the helper's
+# compiler errors as its message, and the others build.
 # program: a program of the harness, WHAT (e.g. harness/vec/vecrun.c), compiled
 # and linked at once ("CC ARGS -o OUT"), its log OUT.build.log, its step
 # "compile" or "link" from the compiler's messages; CONSEQUENCE says on
@@ -124,9 +131,45 @@ link)
             exit 0
         }
     done
+    # An archive of helpers some of which did not compile (archive step):
+    # their logs go before the link, indented (a line BUILD-ERROR at the
+    # start would make the program one), where first_errors finds their
+    # errors should the link fail for want of them.
+    for a ; do
+        case $a in *.a) ;; *) continue ;; esac
+        ! grep -q '^BUILD-ERROR' "$a.log" 2>/dev/null || {
+            printf -- '-- %s lacks the helpers that did not compile:\n' "$a" >> "$log"
+            sed 's/^/  /' "$a.log" >> "$log"
+        }
+    done
     extra_objs=$(cat "$obj.extra" 2>/dev/null)
     eval "set -- $linker -o $(q "$out") $(q "$obj") $extra_objs \"\$@\""
     run "$log" link "conformance/tests/$name.c" "$@" || { rm -f "$out" ; exit 0 ; }
+    ;;
+archive)
+    test $# -ge 3 || { echo "usage: $0 archive OUT AR... -- OBJECTS..." >&2 ; exit 2 ; }
+    out=$2
+    shift 2
+    ar=''
+    while test $# -gt 0 && test "$1" != -- ; do ar="$ar $(q "$1")" ; shift ; done
+    test $# -gt 0 && shift
+    log=$out.log
+    mkdir -p "$(dirname "$out")" || exit 1
+    rm -f "$out"
+    : > "$log"
+    objs=''
+    for o ; do
+        if test -f "$o" ; then
+            objs="$objs $(q "$o")"
+        else
+            # Its BUILD-ERROR lines: the step, the compiler's first errors.
+            sed -n '/^BUILD-ERROR/,$p' "$o.log" >> "$log" 2>/dev/null ||
+                echo "BUILD-ERROR compile (no object $o: compile it first):" >> "$log"
+        fi
+    done
+    # An archiver that fails is the harness's fault, not the implementation's.
+    eval "set -- $ar rcs $(q "$out") $objs"
+    "$@" >> "$log" 2>&1 || { cat "$log" >&2 ; rm -f "$out" ; exit 1 ; }
     ;;
 program)
     # A program of the harness other than a test (the vector interpreter,
@@ -141,7 +184,7 @@ program)
     run "$log" program "$name" "$@" -o "$out" || { rm -f "$out" ; exit 0 ; }
     ;;
 *)
-    echo "usage: $0 compile|link|program ..." >&2
+    echo "usage: $0 compile|link|archive|program ..." >&2
     exit 2
     ;;
 esac

@@ -25,6 +25,10 @@ CT_DIR     = conformance/tests
 CT_SRCS    = $(filter-out $(CT_DIR)/ct.c,$(wildcard $(CT_DIR)/*.c))
 CT_BINS    = $(CT_SRCS:$(CT_DIR)/%.c=build/conformance/%)
 CT_OBJ     = build/harness/obj/ct.o
+# The helpers shared by the tests (conformance/tests/README.md).
+CT_LIB_SRCS = $(wildcard $(CT_DIR)/lib/*.c)
+CT_LIB_OBJS = $(CT_LIB_SRCS:$(CT_DIR)/lib/%.c=build/harness/obj/lib/%.o)
+CT_LIB     = build/harness/obj/libct.a
 CT_OBJDIR  = build/harness/obj/tests
 # Tests with a compile probe (conformance/probes/NAME.c, see harness/probe.sh).
 CT_PROBED  = $(patsubst conformance/probes/%.c,build/conformance/%,$(wildcard conformance/probes/*.c))
@@ -54,7 +58,7 @@ HARNESS_OPTION_FLAGS = $(if $(harness_opts),$(foreach o,TEF TRI TRL,$(call harne
 # project's own headers, so a vendor's header does not break the build with a
 # warning.  The reference has posix_trace_sysconf(): the C library's sysconf()
 # knows nothing of it.
-HARNESS_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra \
+HARNESS_CFLAGS = $(STD_CFLAGS) -pthread -Wall -Wextra \
     $(CFLAGS) \
     $(if $(filter reference,$(IMPL)),$(CFLAGS_AUTO) -DCT_HAVE_POSIX_TRACE_SYSCONF=1,$(filter-out -Werror,$(CFLAGS_AUTO))) \
     $(HARNESS_OPTION_FLAGS) $(TRACE_CFLAGS)
@@ -113,19 +117,32 @@ $(CT_OBJ): $(CT_DIR)/ct.c $(CT_DIR)/ct.h $(CT_DIR)/ct_calls.h $(CT_DIR)/ct_notes
 	@mkdir -p $(@D) build/harness/deps
 	sh harness/build_test.sh compile ct $< $@ $(CC) $(HARNESS_CFLAGS) -- $(HARNESS_DEPFLAGS)
 
+# The helpers shared by the tests (lib/ct_stream.c, ct_tef.c, ct_log.c), compiled
+# once into one archive.  A helper that does not compile against the
+# implementation under test is left out of the archive (its log says why,
+# harness/build_test.sh archive): only the programs that call it then fail
+# to link, each a BUILD-ERROR of its own quoting the helper's errors.
+build/harness/obj/lib/%.o: $(CT_DIR)/lib/%.c $(CT_DIR)/%.h $(CT_DIR)/ct.h $(CT_DIR)/ct_calls.h \
+                           config.mk $(HARNESS_MK) harness/build_test.sh
+	@mkdir -p $(@D) build/harness/deps
+	sh harness/build_test.sh compile $* $< $@ $(CC) $(HARNESS_CFLAGS) -- $(HARNESS_DEPFLAGS)
+
+$(CT_LIB): $(CT_LIB_OBJS) harness/build_test.sh
+	sh harness/build_test.sh archive $@ $(AR) -- $(CT_LIB_OBJS)
+
 # A test program that does not compile or link against the implementation
 # under test does not stop the build: harness/build_test.sh keeps the
 # compiler's output in build/conformance/NAME.build.log, ending with a line
 # BUILD-ERROR, and removes the program; the runner then reports its tests
 # BUILD-ERROR (harness/unbuilt/build_results.py).  The dependency file names the
 # program (-MT), which the object is made for.
-build/conformance/%: $(CT_DIR)/%.c $(CT_OBJ) $(TRACE_DEPS) config.mk $(HARNESS_MK) \
+build/conformance/%: $(CT_DIR)/%.c $(CT_OBJ) $(CT_LIB) $(TRACE_DEPS) config.mk $(HARNESS_MK) \
                      harness/build_test.sh
 	@mkdir -p $(@D) $(CT_OBJDIR) build/harness/deps
 	sh harness/build_test.sh compile $* $< $(CT_OBJDIR)/$*.o $(CC) $(HARNESS_CFLAGS) \
 	    -- $(HARNESS_DEPFLAGS) -MT $@
 	sh harness/build_test.sh link $* $(CT_OBJDIR)/$*.o $@ $(CC) \
-	    -- $(CT_OBJ) $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
+	    -- $(CT_OBJ) $(CT_LIB) $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
 
 # The compile probes: harness/build_test.sh compiles each part on its own
 # (harness/probe.sh) and builds the test program with the result.

@@ -37,7 +37,7 @@ kvecrun: $(KVECRUN)
 
 $(KVECRUN): $(KVECRUN_SRCS) $(KVECRUN_HDRS) $(LIB_A) config.mk $(KSP_MK)
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(LFS_CFLAGS) -Iinclude -Iharness -pthread \
+	$(CC) $(STD_CFLAGS) $(LFS_CFLAGS) -Iinclude -Iharness -pthread \
 	    -Wall -Wextra $(CFLAGS) $(CFLAGS_AUTO) '-DKVECRUN_VECTORS="$(CURDIR)/vectors/ksp"' \
 	    -o $@ $(KVECRUN_SRCS) $(LDFLAGS) $(LDFLAGS_AUTO) $(LIB_A) -pthread
 
@@ -61,7 +61,7 @@ ifeq ($(CLANG),)
 	@echo "error: fuzzing needs clang (with libFuzzer: libclang-rt-dev): install it and run ./configure again."; exit 1
 endif
 	@mkdir -p $(@D)
-	$(CLANG) -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Ireference -g -O1 \
+	$(CLANG) $(STD_CFLAGS) -Iinclude -Ireference -g -O1 \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    -Wall -Wextra -Werror -o $@ $(FUZZ_SRCS)
 

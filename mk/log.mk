@@ -37,7 +37,7 @@ ifeq ($(CLANG),)
 	@echo "error: fuzzing needs clang (with libFuzzer: libclang-rt-dev): install it and run ./configure again."; exit 1
 endif
 	@mkdir -p $(@D)
-	$(CLANG) -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Ireference -g -O1 -pthread \
+	$(CLANG) $(STD_CFLAGS) -Iinclude -Ireference -g -O1 -pthread \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    -Wall -Wextra -Werror -o $@ $(FUZZ_LOG_SRCS)
 
@@ -51,7 +51,7 @@ fuzz-log: $(FUZZ_LOG_TARGET)
 
 build/fuzz/make_log_corpus: fuzz/make_log_corpus.c $(LIB_A) config.mk $(LOG_MK)
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -D_GNU_SOURCE -Iinclude $(CFLAGS) \
+	$(CC) $(STD_CFLAGS) -D_GNU_SOURCE -Iinclude $(CFLAGS) \
 	    -o $@ $< $(LIB_A) -pthread
 
 fuzz-log-corpus: build/fuzz/make_log_corpus

@@ -38,7 +38,7 @@ ODD_SYMS      = $(ODD_BUILD)/ref-renames.txt
 ODD_HEADERS   = $(wildcard $(ODD_DIR)/include/*.h $(ODD_DIR)/include/sys/*.h \
                            $(ODD_DIR)/adapter/*.h)
 
-ODD_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra $(CFLAGS) $(CFLAGS_AUTO)
+ODD_CFLAGS = $(STD_CFLAGS) -pthread -Wall -Wextra $(CFLAGS) $(CFLAGS_AUTO)
 
 $(ODD_BUILD)/obj/%.o: $(ODD_DIR)/adapter/%.c $(ODD_HEADERS) $(ODD_MK)
 	@mkdir -p $(@D)

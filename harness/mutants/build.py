@@ -22,9 +22,12 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from std_cflags import STD_CFLAGS                  # noqa: E402  (mk/std.mk)
+
 CC = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or "cc"
 JOBS = max(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2)
-BASE_CFLAGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-O1", "-g0"]
+BASE_CFLAGS = [*STD_CFLAGS, "-pthread", "-O1", "-g0"]
 # The library's sources: every folder of reference/ but its tools, tests and
 # benches (the Makefile's LIB_DIRS, by the same rule).
 LIB_DIRS = sorted(d for d in os.listdir(os.path.join(os.path.dirname(os.path.dirname(
@@ -161,10 +164,18 @@ class TestPrograms:
         ct = os.path.join(tests_dir, "ct.c")
         jobs.append((_build_test, repo, "compile", "ct", os.path.relpath(ct, repo),
                      os.path.join(objdir, "ct.o"), CC, *self.flags))
+        # The helpers the tests share, each on its own (one that does not
+        # compile fails only the programs that need it: the archive step).
+        helpers = sorted(glob.glob(os.path.join(tests_dir, "lib", "*.c")))
+        self.helper_objs = [os.path.join(objdir, "lib", self._name(s) + ".o") for s in helpers]
+        jobs += [(_build_test, repo, "compile", self._name(s), os.path.relpath(s, repo), o, CC,
+                  *self.flags) for s, o in zip(helpers, self.helper_objs)]
         profile = os.path.join(repo, "harness", "profile", "profile.c")
         jobs.append((_cc, self.flags + ["-c", "-o", os.path.join(objdir, "profile.o"), profile],
                      "compiling %s" % profile))
         _parallel(jobs)
+        _build_test(repo, "archive", os.path.join(objdir, "libct.a"), "ar", "--",
+                    *self.helper_objs)
 
     @staticmethod
     def _name(src):
@@ -185,7 +196,8 @@ class TestPrograms:
         os.makedirs(harness, exist_ok=True)
         ct = os.path.join(self.objdir, "ct.o")
         jobs = [(_build_test, self.repo, "link", self._name(s), self._obj(s),
-                 os.path.join(conf, self._name(s)), CC, "--", ct, lib, "-pthread")
+                 os.path.join(conf, self._name(s)), CC, "--", ct,
+                 os.path.join(self.objdir, "libct.a"), lib, "-pthread")
                 for s in self.tests]
         jobs.append((_cc, ["-o", os.path.join(harness, "profile"),
                            os.path.join(self.objdir, "profile.o"), lib, "-pthread"],

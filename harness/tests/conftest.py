@@ -3,6 +3,7 @@
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -16,6 +17,18 @@ RUN_PY = os.path.join(HARNESS, "run.py")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 sys.path.insert(0, HARNESS)
+
+from std_cflags import STD_CFLAGS                  # noqa: E402  (mk/std.mk)
+
+
+def configure_alone(tree):
+    """A new folder tree (a pathlib.Path) holding configure and the one file of
+    the source tree it reads, mk/std.mk (the compiler flags, spelled once):
+    for tests that run configure away from the rest of the tree."""
+    (tree / "mk").mkdir(parents=True)
+    shutil.copy(os.path.join(REPO, "configure"), str(tree))
+    shutil.copy(os.path.join(REPO, "mk", "std.mk"), str(tree / "mk"))
+    return tree
 
 # The vector interpreter's sources (as mk/vectors.mk lists them) and the
 # reference library's (the Makefile's LIB_SRCS), for tests that build them.

@@ -410,6 +410,33 @@ def test_framework_that_does_not_compile_makes_every_program_a_build_error(vendo
     assert "warning: conformance/tests/attr_init.c cannot be built" in out
 
 
+def test_helper_that_does_not_compile_fails_only_the_programs_that_need_it(vendor_lib,
+                                                                         tmp_path):
+    """A helper of conformance/tests/lib/ (here ct_stream.c, which attr_init.c
+    needs) does not compile: it is left out of the helper library, the
+    programs that call it fail to link, each UNRESOLVED BUILD-ERROR quoting
+    the helper's compiler error first, and a program that needs none of it
+    (sys_types_h.c) builds and runs."""
+    vendor = make_vendor(str(tmp_path), vendor_lib, types_in_sys_types=True)
+    tree = copy_tree(str(tmp_path / "tree"), {"attr_init", "sys_types_h"})
+    with open(os.path.join(tree, "conformance", "tests", "lib", "ct_stream.c"), "a") as f:
+        f.write("int ct_broken_for_the_test = ct_undeclared_for_the_test;\n")
+    sh(["sh", "./configure", "--with-trace=" + vendor], tree)
+    doc, out, rerun = make_conformance(tree)
+    tests = {t["executable"]: [] for t in doc["tests"]}
+    for t in doc["tests"]:
+        tests[t["executable"]].append(t)
+    assert set(tests) == {"attr_init", "sys_types_h"}
+    for t in tests["attr_init"]:
+        assert t["result"] == "UNRESOLVED", t
+        assert t["message"].startswith("BUILD-ERROR: conformance/tests/attr_init.c does not"
+                                       " link"), t["message"]
+        quoted = t["message"].split(": ", 2)[2]
+        assert quoted.startswith("conformance/tests/lib/ct_stream.c:"), t["message"]
+        assert "ct_undeclared_for_the_test" in quoted.split(" | ")[0], t["message"]
+    assert all(not t["message"].startswith("BUILD-ERROR") for t in tests["sys_types_h"])
+
+
 def test_probe_takes_the_compilers_error_line(tmp_path):
     """harness/probe.sh: a failed part's message is the compiler's "error:"
     line, not the first line holding the word (here "In function

@@ -5,7 +5,7 @@ loader's message and what to do, not later with every test exiting 127.
 The vendor here is a shared library of one function (configure's probe calls
 posix_trace_attr_init only) with the reference's <trace.h>, built in a
 temporary folder; configure runs in a folder of its own (it needs nothing
-else of the tree to probe).
+else of the tree to probe but mk/std.mk, the compiler flags).
 """
 
 import os
@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, configure_alone
 
 VENDOR_C = """#include <trace.h>
 int posix_trace_attr_init(trace_attr_t *attr) { (void)attr; return 0; }
@@ -43,9 +43,7 @@ def vendor(tmp_path_factory):
 
 
 def configure(tmp_path, libs, *args, env=None):
-    tree = tmp_path / "tree"
-    tree.mkdir()
-    shutil.copy(os.path.join(REPO, "configure"), str(tree))
+    tree = configure_alone(tmp_path / "tree")
     e = dict(os.environ)
     e.pop("LD_LIBRARY_PATH", None)
     e.update(env or {})

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, STD_CFLAGS
 
 CC = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
 
@@ -20,7 +20,7 @@ def selfcheck(tmp_path_factory):
         pytest.skip("no C compiler")
     out = str(tmp_path_factory.mktemp("ct") / "ct_selfcheck")
     ct = os.path.join(REPO, "conformance", "tests")
-    subprocess.run([CC, "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-Wall",
+    subprocess.run([CC, *STD_CFLAGS, "-pthread", "-Wall",
                     "-Wextra", "-Werror", "-I" + os.path.join(REPO, "include"), "-I" + ct,
                     "-o", out, os.path.join(FIXTURES, "ct_selfcheck.c"),
                     os.path.join(ct, "ct.c"), "-pthread"], check=True)

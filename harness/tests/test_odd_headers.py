@@ -27,14 +27,14 @@ import subprocess
 
 import pytest
 
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, STD_CFLAGS
 
 ODD = os.path.join(FIXTURES, "odd_headers")
 TESTS = os.path.join(REPO, "conformance", "tests")
 PROBES = os.path.join(REPO, "conformance", "probes")
 PROFILE = os.path.join(REPO, "harness", "profile", "profile.c")      # built against the header too
 CC = os.environ.get("CC", "cc")
-CFLAGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-Wall", "-Wextra", "-Werror"]
+CFLAGS = [*STD_CFLAGS, "-pthread", "-Wall", "-Wextra", "-Werror"]
 JOBS = max(2, os.cpu_count() or 2)
 
 # The probe parts each header lacks, on purpose.  All other parts must compile.
@@ -68,7 +68,7 @@ def _probe(name, cflags, outdir):
 
 
 def compile_suite(include_dirs, outdir, only=None, werror=True):
-    """Runs every probe and compiles ct.c, every test and the profile (or those
+    """Runs every probe and compiles ct.c, the tests' helpers (lib/), every test and the profile (or those
     named in only) against include_dirs.  Returns (failures: {test file: first error
     lines}, missing: {probed test: parts that did not compile}).  werror=False
     compiles as for a vendor (mk/harness.mk drops -Werror there)."""
@@ -77,7 +77,8 @@ def compile_suite(include_dirs, outdir, only=None, werror=True):
     with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as pool:
         probes = dict(zip(probed, pool.map(
             lambda n: _probe(n, cflags, os.path.join(outdir, "probes")), probed)))
-        sources = sorted(s for s in glob.glob(os.path.join(TESTS, "*.c")) + [PROFILE]
+        sources = sorted(s for s in glob.glob(os.path.join(TESTS, "*.c")) + [PROFILE] +
+                         glob.glob(os.path.join(TESTS, "lib", "*.c"))
                          if only is None or os.path.basename(s) in only)
 
         def compile_one(src):

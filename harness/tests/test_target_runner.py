@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import HARNESS, REPO, run_runner
+from conftest import HARNESS, REPO, configure_alone, run_runner
 
 from runner import timelimits
 
@@ -197,9 +197,7 @@ def test_qemu_user_picks_the_emulator_from_the_elf_header(tmp_path, arch, cc, wo
 def configure(tmp_path, *args):
     """configure alone in a folder of its own (the reference's header for the
     options it reads); returns (CompletedProcess, config.mk's text)."""
-    tree = tmp_path / "tree"
-    tree.mkdir()
-    shutil.copy(os.path.join(REPO, "configure"), str(tree))
+    tree = configure_alone(tmp_path / "tree")
     p = subprocess.run(["sh", "./configure"] + list(args), cwd=str(tree),
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     mk = tree / "config.mk"

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import REPO, VECRUN_SRCS
+from conftest import REPO, STD_CFLAGS, VECRUN_SRCS
 
 LIB = os.path.join(REPO, "build", "lib", "libposixtrace.a")
 OPTIONAL = ("getinherited", "setinherited", "getlogfullpolicy", "setlogfullpolicy",
@@ -39,7 +39,7 @@ def vecrun_without_trl_tri(tmp_path_factory):
         f.write(text)
     out = str(base / "vecrun")
     srcs = VECRUN_SRCS
-    p = subprocess.run(["cc", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-Wall",
+    p = subprocess.run(["cc", *STD_CFLAGS, "-pthread", "-Wall",
                         "-Wextra", "-Werror", "-I" + inc] + srcs + [LIB, "-pthread", "-o", out],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     assert p.returncode == 0, p.stdout

@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import HARNESS, PYTHON, REPO, REFERENCE_LIB_SRCS, VECRUN_SRCS
+from conftest import HARNESS, PYTHON, REPO, REFERENCE_LIB_SRCS, STD_CFLAGS, VECRUN_SRCS
 
 VECTORS = os.path.join(REPO, "vectors")
 CATALOGUE = os.path.join(REPO, "conformance", "catalogue.tsv")
@@ -40,7 +40,7 @@ def build(out, exact):
         pytest.skip("no C compiler")
     srcs = VECRUN_SRCS
     lib = REFERENCE_LIB_SRCS
-    argv = [cc, "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-pthread", "-O1", "-Wall", "-Wextra",
+    argv = [cc, *STD_CFLAGS, "-pthread", "-O1", "-Wall", "-Wextra",
             "-Werror", "-I" + os.path.join(REPO, "include"), "-I" + os.path.join(REPO, "reference"),
             "-o", out] + (["-DVECRUN_EXACT"] if exact else []) + srcs + lib + ["-pthread"]
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -15,6 +15,8 @@ import re
 import shlex
 import subprocess
 
+from std_cflags import STD_CFLAGS
+
 MACROS = (("TRC", "_POSIX_TRACE"), ("TEF", "_POSIX_TRACE_EVENT_FILTER"),
           ("TRI", "_POSIX_TRACE_INHERIT"), ("TRL", "_POSIX_TRACE_LOG"))
 
@@ -26,7 +28,7 @@ def macros(conf, timeout=30.0):
     raises OSError/ValueError saying why they could not be read."""
     try:
         argv = (shlex.split(conf.get("CC") or "cc") +
-                ["-std=c11", "-D_POSIX_C_SOURCE=200809L"] +
+                STD_CFLAGS +
                 shlex.split(conf.get("TRACE_CFLAGS") or "") + ["-E", "-dM", "-x", "c", "-"])
     except ValueError as e:
         raise ValueError("config.mk's CC or TRACE_CFLAGS cannot be split: %s" % e)
