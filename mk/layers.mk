@@ -11,3 +11,5 @@ check-layers:
 	$(PYTHON) -m pytest -q maint/tests
 layers-stats:
 	$(PYTHON) maint/layers.py --stats
+
+CHECK_EXTRA += check-layers

@@ -2,7 +2,7 @@
  * ct_exec.h -- exec a new image through the test wrapper, if the runner set one.
  *
  * Cross-built, the test programs run behind a wrapper (an emulator such as
- * qemu-arm, harness/target.py); a plain execv of this program's image from
+ * qemu-arm, harness/runner/target.py); a plain execv of this program's image from
  * inside would fail with ENOEXEC, and the exec.* rules would not be tested.
  * The runner gives the wrapper in CT_EXEC_WRAPPER, its words separated by
  * blanks (no quoting): the image is then exec'd as WRAPPER... PATH ARGS...,

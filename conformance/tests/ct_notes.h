@@ -7,7 +7,7 @@
  * CT_STOP_AT named it) in the first CT_NOTE bytes and the last check that
  * passed ("check <file>:<line> <count>") in the next.  Mapped, not written:
  * a note costs a few stores, and the runner reads it after it has killed a
- * test that hung, whatever state the process was in (harness/protocol.py,
+ * test that hung, whatever state the process was in (harness/runner/protocol.py,
  * read_progress).  Threads of a test write it without a lock (a lock could
  * be held by a thread that hangs): a note may come out garbled, never longer
  * than CT_NOTE, and the runner then says less.  Included by C files only;
