@@ -190,7 +190,7 @@ CT_TEST(trl_attributes, "attr_init.trl-attributes", "TRC,TRL",
 CT_TEST(destroy_einval, "attr_destroy.EINVAL", "TRC", "posix_trace_attr_destroy")
 {
 #ifdef CT_HAVE_POSIX_TRACE_SYSCONF
-    /* reference/DESIGN.md: EINVAL for NULL and for a destroyed object. */
+    /* reference/posix/CHOICES.md: EINVAL for NULL and for a destroyed object. */
     trace_attr_t a;
     CT_SETUP_OK(posix_trace_attr_init(&a));
     CT_SETUP_OK(posix_trace_attr_destroy(&a));

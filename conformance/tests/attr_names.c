@@ -25,7 +25,7 @@
  * initialised or was destroyed: undefined behaviour for a portable program.
  * Those tests run only when the build says the implementation under test is
  * the reference (mk/harness.mk defines CT_HAVE_POSIX_TRACE_SYSCONF for it
- * alone); otherwise they end UNTESTED.  reference/DESIGN.md promises EINVAL
+ * alone); otherwise they end UNTESTED.  reference/posix/CHOICES.md promises EINVAL
  * for both.
  *
  * Not tested here, and why:
@@ -127,7 +127,7 @@ CT_TEST(clockres_stream, "attr_getclockres.copies", "TRC",
     CT_CHECK(ct_same_time(&r1, &r2), "two calls gave {%lld s, %ld ns} then {%lld s, %ld ns}",
              (long long)r1.tv_sec, r1.tv_nsec, (long long)r2.tv_sec, r2.tv_nsec);
 #if CT_EXACT_REFERENCE
-    /* Exact: the reference stamps events with CLOCK_REALTIME (DESIGN.md). */
+    /* Exact: the reference stamps events with CLOCK_REALTIME (posix/CHOICES.md). */
     struct timespec rt;
     if (clock_getres(CLOCK_REALTIME, &rt) == 0)
         CT_CHECK(ct_same_time(&r1, &rt), "the reference's stream clock-resolution is {%lld s,"

@@ -7,7 +7,7 @@
  * does not record (record.c, S0122).  A new stream's is empty (S0093);
  * posix_trace_clear keeps it (ruling 19).  The trace system's own events
  * (START, STOP, FILTER, OVERFLOW, RESUME, FLUSH_START, FLUSH_STOP) are
- * recorded whatever the filter (DESIGN.md, "Event filter").
+ * recorded whatever the filter (posix/CHOICES.md, "Event filter").
  *
  * Every function gives EINVAL for a trace id that is not an active stream,
  * a pre-recorded one (posix_trace_open) included (S0195, S0153).  No call
@@ -20,7 +20,7 @@
 #include "posix/stream_put.h"
 #include "posix/stream_table.h"
 
-/* The stream's name space: that of the process(es) it traces (DESIGN.md,
+/* The stream's name space: that of the process(es) it traces (posix/SHARING.md,
  * "Name spaces"), so that the controller and the traced process map every
  * name to the same identifier (S0143-S0148). */
 static int stream_eventid_open(struct stream *s, const char *name, trace_event_id_t *id)

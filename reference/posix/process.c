@@ -1,6 +1,6 @@
 /*
  * process.c -- the calling process as the tracing system sees it
- * (process.h; DESIGN.md, "Streams shared between processes").
+ * (process.h; posix/SHARING.md).
  *
  * State forced by the API: posix_trace_event() has no stream argument, so
  * the process must know which streams it is traced into, and
@@ -278,7 +278,7 @@ int proc_target(pid_t pid, struct pb **target)
         return 0;                                       /* S0089 */
     if (pid < 0 || (kill(pid, 0) != 0 && errno == ESRCH))
         return ESRCH;                                   /* S0118 */
-    /* The permission model (DESIGN.md): a controller may trace the children
+    /* The permission model (posix/CHOICES.md): a controller may trace the children
      * it forked while it used the library, as long as they run. */
     siginfo_t si;
     si.si_pid = 0;

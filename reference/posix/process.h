@@ -1,8 +1,7 @@
 /*
  * process.h -- the calling process as the tracing system sees it: its
  * process block, the name space its user event names live in, the streams
- * it records into, and the children it may trace (DESIGN.md, "Streams
- * shared between processes").
+ * it records into, and the children it may trace (posix/SHARING.md).
  *
  * A process block is a small shared object, one per process that uses the
  * library.  The parent creates its child's block in its fork handler, so both

@@ -34,7 +34,7 @@ void stream_flush_auto(struct stream *s)
 int stream_flush_make_room(struct stream *s, uint64_t need, uint64_t extra)
 {
     if (kick_flusher(s))
-        return -1;          /* full until the flusher has run (DESIGN.md) */
+        return -1;          /* full until the flusher has run (posix/CHOICES.md) */
     return stream_flush_hooks.make_room(s, need, extra);
 }
 

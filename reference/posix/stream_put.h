@@ -1,7 +1,7 @@
 /*
  * stream_put.h -- recording one event into a stream, under its lock, with the
  * stream-full policies of XSH posix_trace_attr_getstreamfullpolicy and the
- * overflow bookkeeping of XSH 2.11 (DESIGN.md, "Stream-full policies").
+ * overflow bookkeeping of XSH 2.11 (posix/CHOICES.md, "Stream-full policies").
  *
  * Inline because it is the recording path: posix_trace_event() compiles to
  * one function with no call but the lock, the clock and the data copy.

@@ -1,7 +1,7 @@
 /*
  * sysconf.c -- posix_trace_sysconf(): what sysconf() would answer for the
  * _SC_TRACE* names if the C library knew this trace implementation
- * (XBD <unistd.h>: S0308, S0310, S0312, S0314; DESIGN.md "Options").
+ * (XBD <unistd.h>: S0308, S0310, S0312, S0314; posix/CHOICES.md "Options").
  */
 #include <trace.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 /*
  * shm.h -- shared memory objects: the backing of trace streams and process
- * blocks (DESIGN.md, "Streams shared between processes").
+ * blocks (posix/SHARING.md).
  *
  * An object is a POSIX shared memory object mapped MAP_SHARED.  Its name is
  * unlinked at once unless another process must open it by name (a stream

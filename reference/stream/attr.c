@@ -1,6 +1,6 @@
 /*
  * attr.c -- trace stream attributes objects (XSH posix_trace_attr_*).
- * Defaults and accepted ranges: reference/DESIGN.md.  Every function gives
+ * Defaults and accepted ranges: reference/posix/CHOICES.md.  Every function gives
  * EINVAL for a NULL pointer or an object posix_trace_attr_init() did not
  * initialise (the "may fail" EINVAL of each page).
  */

@@ -19,7 +19,7 @@ struct system_event {
 };
 
 /* Increasing id order; the order of the event type list.  wopid marks the
- * types of POSIX_TRACE_WOPID_EVENTS (DESIGN.md, "Event sets"): those whose
+ * types of POSIX_TRACE_WOPID_EVENTS (posix/CHOICES.md, "Event sets"): those whose
  * every event the reference records or reports has posix_pid 0 and
  * posix_thread_id 0 (S0262, S0266, ruling 15).  START, STOP and FLUSH_START
  * are not: when a call causes them they carry the caller's pid and thread.

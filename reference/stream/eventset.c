@@ -1,7 +1,7 @@
 /*
  * eventset.c -- trace event type sets (XSH posix_trace_eventset_add: add,
  * del, empty, fill, ismember; TEF).  They work on the caller's object only,
- * never on a stream's filter.  The sets of fill (DESIGN.md, "Event sets"):
+ * never on a stream's filter.  The sets of fill (posix/CHOICES.md, "Event sets"):
  * WOPID_EVENTS the process-independent system events (OVERFLOW, RESUME,
  * FLUSH_STOP, ERROR), SYSTEM_EVENTS every system event of the supported
  * options, ALL_EVENTS every identifier below __POSIXTRACE_EVENT_ID_LIMIT.

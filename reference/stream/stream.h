@@ -4,9 +4,9 @@
  * posix/stream_table.h's; the operations on a stream are the posix/ files'.
  *
  * A stream lives in a shared memory object (shm.h) with its ring, so that
- * every process traced into it records there (DESIGN.md, "Streams shared
- * between processes").  Nothing in it is a pointer valid in another process
- * except `log`, which only its controller uses.
+ * every process traced into it records there (posix/SHARING.md).  Nothing in
+ * it is a pointer valid in another process except `log`, which only its
+ * controller uses.
  *
  * Locking: a stream's lock (shm_lock.h: shared between processes, and
  * taken over from a process that died holding it) guards everything in the

@@ -1,7 +1,7 @@
 /*
  * check_attr.c -- trace stream attribute objects: posix_trace_attr_init and
  * _destroy, every TRC getter and setter, the TRI/TRL attribute functions,
- * defaults and accepted values as recorded in reference/DESIGN.md.
+ * defaults and accepted values as recorded in reference/posix/CHOICES.md.
  */
 #include "test_util.h"
 #include "stream/attr.h"

@@ -2,7 +2,7 @@
  * check_log_stream.c -- streams with a trace log (TRL): create_withlog and
  * its errors, posix_trace_flush, the FLUSH stream-full policy, the log-full
  * policies, clear and shutdown of a stream with log, the TRL members of the
- * status (LOGFORMAT sections 5-7; DESIGN.md "Trace log").
+ * status (LOGFORMAT sections 5-7; posix/CHOICES.md "Trace log").
  */
 #include "check_log.h"
 

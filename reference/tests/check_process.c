@@ -1,8 +1,8 @@
 /*
- * check_process.c -- streams shared between processes (DESIGN.md, "Streams
- * shared between processes"): several traced processes and threads writing
- * into one stream at once, a traced process killed in the middle of
- * recording, a controller tracing its child by pid.
+ * check_process.c -- streams shared between processes (posix/SHARING.md):
+ * several traced processes and threads writing into one stream at once, a
+ * traced process killed in the middle of recording, a controller tracing its
+ * child by pid.
  *
  * The writers test is the acceptance test of issue 5: 4 processes with 4
  * threads each, POSIXTRACE_STRESS_EVENTS events a thread (default 100,000),

@@ -3,7 +3,7 @@
  * reference implementation (reference/tests/check_*.c).
  *
  * These are the reference's own unit tests: they may rely on every choice
- * recorded in reference/DESIGN.md and on the simulation control header
+ * recorded in reference/posix/CHOICES.md and on the simulation control header
  * <posixtrace_sim.h>.  Rule identifiers (Snnnn) refer to
  * spec/posix/SHALL_STATEMENTS.tsv.
  */
