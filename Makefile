@@ -192,6 +192,8 @@ else
 check-unit: all $(TEST_BIN)
 	CK_TIMEOUT_MULTIPLIER=$(or $(TIME_FACTOR),1) $(TEST_WRAPPER) $(TEST_BIN)
 
+# Each suite in a valgrind of its own, VALGRIND_JOBS at a time (one a processor).
+VALGRIND_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-valgrind: all $(TEST_BIN)
 ifeq ($(VALGRIND),)
 	@echo "error: valgrind was not found by ./configure: install it ('make deps') and run ./configure again."; exit 1
@@ -199,8 +201,9 @@ endif
 ifeq ($(SANITIZERS),yes)
 	@echo "error: a sanitizer build cannot run under valgrind: run ./configure without --enable-sanitizers."; exit 1
 endif
-	CK_FORK=no CK_DEFAULT_TIMEOUT=120 $(VALGRIND) --error-exitcode=1 --leak-check=full \
-	    --errors-for-leak-kinds=definite,indirect --track-fds=no $(TEST_BIN)
+	sh reference/tests/valgrind_suites.sh $(VALGRIND_JOBS) build/tests/valgrind $(TEST_BIN) \
+	    $(VALGRIND) --error-exitcode=1 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect --track-fds=no
 endif
 
 # ---- coverage ----------------------------------------------------------------

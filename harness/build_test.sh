@@ -36,11 +36,27 @@
 # from the top of the source tree.
 set -u
 
-# q WORD: WORD quoted for the shell (for eval).
-q () { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ; }
+# qadd VAR WORD...: appends each WORD to the variable VAR, quoted for the
+# shell (for eval).  No process is started but for a word holding a quote:
+# the suite is built by a few hundred runs of this script, and a process
+# costs milliseconds on some machines.
+qadd () {
+    _var=$1
+    shift
+    for _w ; do
+        case $_w in
+        *\'*) _w=$(printf '%s' "$_w" | sed "s/'/'\\\\''/g") ;;
+        esac
+        eval "$_var=\"\${$_var} '\${_w}'\""
+    done
+}
+
+# dir_of PATH: sets dir to the folder of PATH (dirname, without a process).
+dir_of () { case $1 in */*) dir=${1%/*} ; dir=${dir:-/} ;; *) dir=. ;; esac ; }
 
 # The compiler's first error lines: first_errors LOG (harness/compiler_errors.sh).
-. "$(dirname "$0")/compiler_errors.sh"
+dir_of "$0"
+. "$dir/compiler_errors.sh"
 
 # fail LOG STEP WHAT STATUS [CONSEQUENCE]: ends LOG with the BUILD-ERROR
 # lines and says so on stderr.
@@ -81,23 +97,29 @@ compile)
     name=$2 src=$3 obj=$4
     shift 4
     common='' ; only=''
-    while test $# -gt 0 && test "$1" != -- ; do common="$common $(q "$1")" ; shift ; done
+    while test $# -gt 0 && test "$1" != -- ; do qadd common "$1" ; shift ; done
     test $# -gt 0 && shift
-    for a in "$@" ; do only="$only $(q "$a")" ; done
+    qadd only "$@"
     log=$obj.log
-    mkdir -p "$(dirname "$obj")" || exit 1
+    dir_of "$obj"
+    objdir=$dir
+    mkdir -p "$objdir" || exit 1
     rm -f "$obj" "$obj.extra"
     : > "$log"
     extra_flags='' extra_objs=''
     if test -f "conformance/probes/$name.c" ; then
         # The probe decides with the compiler whether a header defines
         # something; its own log is quoted by the test's failure messages.
-        out=$(eval "sh harness/probe.sh $(q "$name") $(q "$(dirname "$obj")/probes") $common") ||
+        args=''
+        qadd args "$name" "$objdir/probes"
+        out=$(eval "sh harness/probe.sh $args $common") ||
             { echo "BUILD-ERROR compile (harness/probe.sh $name failed):" >> "$log" ; exit 0 ; }
         extra_flags=$(printf '%s\n' "$out" | sed -n 1p)
         extra_objs=$(printf '%s\n' "$out" | sed -n 2p)
     fi
-    eval "set -- $common $extra_flags $only -c -o $(q "$obj") $(q "$src")"
+    files=''
+    qadd files "$obj" "$src"
+    eval "set -- $common $extra_flags $only -c -o $files"
     run "$log" compile "$src" "$@" || { rm -f "$obj" ; exit 0 ; }
     printf '%s\n' "$extra_objs" > "$obj.extra"
     ;;
@@ -106,7 +128,7 @@ link)
     name=$2 obj=$3 out=$4
     shift 4
     linker=''
-    while test $# -gt 0 && test "$1" != -- ; do linker="$linker $(q "$1")" ; shift ; done
+    while test $# -gt 0 && test "$1" != -- ; do qadd linker "$1" ; shift ; done
     test $# -gt 0 && shift
     log=$out.build.log
     rm -f "$out"
@@ -143,7 +165,9 @@ link)
         }
     done
     extra_objs=$(cat "$obj.extra" 2>/dev/null)
-    eval "set -- $linker -o $(q "$out") $(q "$obj") $extra_objs \"\$@\""
+    files=''
+    qadd files "$out" "$obj"
+    eval "set -- $linker -o $files $extra_objs \"\$@\""
     run "$log" link "conformance/tests/$name.c" "$@" || { rm -f "$out" ; exit 0 ; }
     ;;
 archive)
@@ -151,16 +175,17 @@ archive)
     out=$2
     shift 2
     ar=''
-    while test $# -gt 0 && test "$1" != -- ; do ar="$ar $(q "$1")" ; shift ; done
+    while test $# -gt 0 && test "$1" != -- ; do qadd ar "$1" ; shift ; done
     test $# -gt 0 && shift
     log=$out.log
-    mkdir -p "$(dirname "$out")" || exit 1
+    dir_of "$out"
+    mkdir -p "$dir" || exit 1
     rm -f "$out"
     : > "$log"
     objs=''
     for o ; do
         if test -f "$o" ; then
-            objs="$objs $(q "$o")"
+            qadd objs "$o"
         else
             # Its BUILD-ERROR lines: the step, the compiler's first errors.
             sed -n '/^BUILD-ERROR/,$p' "$o.log" >> "$log" 2>/dev/null ||
@@ -168,7 +193,9 @@ archive)
         fi
     done
     # An archiver that fails is the harness's fault, not the implementation's.
-    eval "set -- $ar rcs $(q "$out") $objs"
+    files=''
+    qadd files "$out"
+    eval "set -- $ar rcs $files $objs"
     "$@" >> "$log" 2>&1 || { cat "$log" >&2 ; rm -f "$out" ; exit 1 ; }
     ;;
 program)
@@ -178,7 +205,8 @@ program)
     name=$2 out=$3 consequence=$4
     shift 4
     log=$out.build.log
-    mkdir -p "$(dirname "$out")" || exit 1
+    dir_of "$out"
+    mkdir -p "$dir" || exit 1
     rm -f "$out"
     : > "$log"
     run "$log" program "$name" "$@" -o "$out" || { rm -f "$out" ; exit 0 ; }

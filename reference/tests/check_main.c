@@ -8,11 +8,17 @@
  * is CK_NORMAL unless CK_VERBOSITY says otherwise), CK_XML_LOG_FILE_NAME,
  * CK_TAP_LOG_FILE_NAME, CK_LOG_FILE_NAME.
  *
+ * 'check_reference --list-suites' prints the suites' names, a line each,
+ * the slowest first: 'make check-valgrind' runs each suite in a valgrind
+ * of its own (CK_RUN_SUITE), several at a time.
+ *
  * Exit status: 0 if every test passed, 1 otherwise.
  */
 #include "test_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Every suite, each defined by its check_*.c: declared here, where they
  * run, so that no helper header depends on the tests that use it. */
@@ -42,38 +48,60 @@ Suite *suite_process(void);        /* check_process.c: streams shared between pr
 Suite *suite_log_accounting(void); /* check_log_accounting.c: no loss unreported */
 Suite *suite_log_dump(void);       /* check_log_dump.c: tracedump's POSIX view */
 
-int main(void)
+/* Every suite, by the name its suite_create() gives it (CK_RUN_SUITE takes
+ * that name; a name that differs runs no test, which 'make check-valgrind'
+ * reports).  The slowest come first, so that the suites run in parallel
+ * under valgrind end together. */
+static const struct {
+    const char *name;
+    Suite *(*make)(void);
+} suites[] = {
+    { "process", suite_process },
+    { "slot", suite_slot },
+    { "kernel_dump", suite_kernel_dump },
+    { "threads", suite_threads },
+    { "filter", suite_filter },
+    { "log_faults", suite_log_faults },
+    { "log_stream", suite_log_stream },
+    { "log_open", suite_log_open },
+    { "log_format", suite_log_format },
+    { "kernel_ring", suite_kernel_ring },
+    { "log_accounting", suite_log_accounting },
+    { "startstop", suite_startstop },
+    { "typelist", suite_typelist },
+    { "sim", suite_sim },
+    { "status", suite_status },
+    { "sysconf", suite_sysconf },
+    { "create", suite_createshutdown },
+    { "event", suite_event },
+    { "kernel_sim", suite_kernel_sim },
+    { "read", suite_read },
+    { "log_dump", suite_log_dump },
+    { "policy", suite_policy },
+    { "attr", suite_attr },
+    { "eventid", suite_eventid },
+    { "clear", suite_clear },
+};
+
+int main(int argc, char **argv)
 {
-    SRunner *sr = srunner_create(suite_attr());
-    int failed;
+    const size_t n = sizeof suites / sizeof suites[0];
 
-    srunner_add_suite(sr, suite_createshutdown());
-    srunner_add_suite(sr, suite_startstop());
-    srunner_add_suite(sr, suite_event());
-    srunner_add_suite(sr, suite_eventid());
-    srunner_add_suite(sr, suite_typelist());
-    srunner_add_suite(sr, suite_filter());
-    srunner_add_suite(sr, suite_read());
-    srunner_add_suite(sr, suite_policy());
-    srunner_add_suite(sr, suite_status());
-    srunner_add_suite(sr, suite_clear());
-    srunner_add_suite(sr, suite_sim());
-    srunner_add_suite(sr, suite_process());
-    srunner_add_suite(sr, suite_threads());
-    srunner_add_suite(sr, suite_sysconf());
-    srunner_add_suite(sr, suite_slot());
-    srunner_add_suite(sr, suite_kernel_sim());
-    srunner_add_suite(sr, suite_kernel_ring());
-    srunner_add_suite(sr, suite_kernel_dump());
-    srunner_add_suite(sr, suite_log_stream());
-    srunner_add_suite(sr, suite_log_open());
-    srunner_add_suite(sr, suite_log_format());
-    srunner_add_suite(sr, suite_log_faults());
-    srunner_add_suite(sr, suite_log_accounting());
-    srunner_add_suite(sr, suite_log_dump());
-
+    if (argc == 2 && strcmp(argv[1], "--list-suites") == 0) {
+        for (size_t i = 0; i < n; i++)
+            printf("%s\n", suites[i].name);
+        return EXIT_SUCCESS;
+    }
+    if (argc != 1) {
+        fprintf(stderr, "usage: %s [--list-suites]\n(CK_RUN_SUITE=NAME runs one suite)\n",
+                argv[0]);
+        return 2;
+    }
+    SRunner *sr = srunner_create(NULL);
+    for (size_t i = 0; i < n; i++)
+        srunner_add_suite(sr, suites[i].make());
     srunner_run_all(sr, CK_ENV);
-    failed = srunner_ntests_failed(sr);
+    int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
