@@ -111,7 +111,8 @@ def run(names, reports, verbose, out=sys.stdout):
         base_impl = mb.Implementation(REPO, os.path.join(wd, "base"))
         progs = mb.TestPrograms(REPO, base_impl.include, os.path.join(wd, "obj"))
         bdir = os.path.join(wd, "build")
-        progs.link(base_impl.build_shared(), bdir)
+        base_so = base_impl.build_shared()
+        progs.link(base_so, bdir)
         programs = progs.programs(bdir)
 
         def harness(so, name, reports_dir):
@@ -120,7 +121,7 @@ def run(names, reports, verbose, out=sys.stdout):
                                     programs=programs)
             return doc
 
-        bdoc = harness(base_impl.build_shared(), "reference as a vendor's",
+        bdoc = harness(base_so, "reference as a vendor's",
                        os.path.join(wd, "base-rep"))
         base = {r["id"]: r for r in bdoc["rules"]}
         out.write("mutant proof: %d mutants of the reference, %s rules PASS unmodified\n"

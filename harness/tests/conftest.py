@@ -126,3 +126,22 @@ def load(env):
     """The conformance.json of a run of run_runner(env)."""
     with open(os.path.join(env["reports"], "conformance.json")) as f:
         return json.load(f)
+
+
+@pytest.fixture(scope="session")
+def reference_as_vendor(tmp_path_factory):
+    """The unmodified reference built as a vendor's implementation
+    (harness/mutants/build.py), once for the session: its Implementation
+    (a copy of reference/ and include/, the static library built) and the
+    portable tests compiled against its headers (TestPrograms, link them with
+    any library of the same headers).  Tests that need a variant build it with
+    base= this implementation: only the files they change are compiled."""
+    sys.path.insert(0, os.path.join(HARNESS, "mutants"))
+    import build as mb
+    if not shutil.which(mb.CC):
+        pytest.skip("no C compiler")
+    wd = str(tmp_path_factory.mktemp("reference as vendor"))
+    impl = mb.Implementation(REPO, os.path.join(wd, "impl"))
+    impl.build()
+    progs = mb.TestPrograms(REPO, impl.include, os.path.join(wd, "progobj"))
+    return {"impl": impl, "progs": progs}

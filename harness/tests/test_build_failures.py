@@ -77,13 +77,10 @@ def sh(argv, cwd, check_status=0, env=None):
 
 
 @pytest.fixture(scope="module")
-def vendor_lib(tmp_path_factory):
-    """The reference's library, built once (its headers are only renamed or
-    rearranged by the vendors below: the same ABI)."""
-    if not shutil.which(mb.CC):
-        pytest.skip("no C compiler")
-    impl = mb.Implementation(REPO, str(tmp_path_factory.mktemp("lib") / "ref impl"))
-    return impl.build()
+def vendor_lib(reference_as_vendor):
+    """The reference's library, built once for the session (conftest.py; its
+    headers are only renamed or rearranged by the vendors below: the same ABI)."""
+    return reference_as_vendor["impl"].lib
 
 
 def make_vendor(base, lib, types_in_sys_types, renames=None):

@@ -47,14 +47,12 @@ def catalogue_ids():
 
 
 @pytest.fixture(scope="module")
-def baseline(tmp_path_factory):
-    """The unmodified reference, built and judged as a vendor's implementation."""
-    if not shutil.which(mb.CC):
-        pytest.skip("no C compiler")
+def baseline(reference_as_vendor, tmp_path_factory):
+    """The unmodified reference, built (once for the session, conftest.py)
+    and judged as a vendor's implementation."""
     wd = str(tmp_path_factory.mktemp("vendor"))
-    impl = mb.Implementation(REPO, os.path.join(wd, "base"))
-    lib = impl.build()
-    progs = mb.TestPrograms(REPO, impl.include, os.path.join(wd, "progobj"))
+    impl, progs = reference_as_vendor["impl"], reference_as_vendor["progs"]
+    lib = impl.lib
     build_dir = os.path.join(wd, "base-build")
     progs.link(lib, build_dir)
     doc, _ = mb.run_harness(REPO, build_dir, os.path.join(wd, "base-reports"),
