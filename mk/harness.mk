@@ -167,7 +167,8 @@ COVERAGE_EXTRA += check-conformance
 # The Python tooling and the harness end to end.  The mutant proof takes
 # minutes: 'make check-mutants' runs it (CI does; harness/mutants/proof.py).
 .PHONY: check-pytest check-mutants
-check-pytest: conformance-build
+# After the conformance run: some tests read the report it leaves in reports/.
+check-pytest: all conformance-build | check-conformance
 	$(PYTHON) -m pytest -q harness/tests
 
 check-mutants: conformance-build
