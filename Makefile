@@ -195,10 +195,16 @@ ifeq ($(TEST_SRCS),)
 check-unit check-valgrind:
 	@echo "$@: no unit tests yet (reference/tests/*.c)"
 else
+# Each suite in a process of its own, UNIT_JOBS at a time (reference/tests/run_suites.sh).
+UNIT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-unit: all $(TEST_BIN)
-	CK_TIMEOUT_MULTIPLIER=$(or $(TIME_FACTOR),1) $(TEST_WRAPPER) $(TEST_BIN)
+	CK_TIMEOUT_MULTIPLIER=$(or $(TIME_FACTOR),1) sh reference/tests/run_suites.sh $(UNIT_JOBS) \
+	    build/tests/suites $(TEST_WRAPPER) $(TEST_BIN)
 
-# Each suite in a valgrind of its own, VALGRIND_JOBS at a time (one a processor).
+# Each suite in a valgrind of its own, VALGRIND_JOBS at a time (one a
+# processor).  The multi-process stress test writes 20,000 events a thread
+# there (100,000 in the plain run): the same checks on a shorter run, as
+# memory errors do not need the long one.
 VALGRIND_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-valgrind: all $(TEST_BIN)
 ifeq ($(VALGRIND),)
@@ -207,9 +213,10 @@ endif
 ifeq ($(SANITIZERS),yes)
 	@echo "error: a sanitizer build cannot run under valgrind: run ./configure without --enable-sanitizers."; exit 1
 endif
-	sh reference/tests/valgrind_suites.sh $(VALGRIND_JOBS) build/tests/valgrind $(TEST_BIN) \
+	CK_FORK=no CK_DEFAULT_TIMEOUT=120 POSIXTRACE_STRESS_EVENTS=$${POSIXTRACE_STRESS_EVENTS:-20000} \
+	    sh reference/tests/run_suites.sh $(VALGRIND_JOBS) build/tests/valgrind \
 	    $(VALGRIND) --error-exitcode=1 --leak-check=full \
-	    --errors-for-leak-kinds=definite,indirect --track-fds=no
+	    --errors-for-leak-kinds=definite,indirect --track-fds=no $(TEST_BIN)
 endif
 
 # ---- coverage ----------------------------------------------------------------

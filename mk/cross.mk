@@ -61,8 +61,9 @@ cross-build-conformance: cross-configure
 check-cross: cross-build
 	@start=$$(date +%s); failed=; \
 	 for t in check-unit check-golden-logs check-ksp; do \
-	   echo "== $(ARCH): make $$t"; \
+	   echo "== $(ARCH): make $$t"; t0=$$(date +%s); \
 	   $(MAKE) -C $(CROSS_DIR) --no-print-directory $$t || failed="$$failed $$t"; \
+	   echo "== $(ARCH): make $$t: $$(( $$(date +%s) - t0 )) s"; \
 	 done; \
 	 $(MAKE) --no-print-directory cross-run-conformance || failed="$$failed conformance"; \
 	 echo "check-cross ARCH=$(ARCH): $$(( $$(date +%s) - start )) s$${failed:+; failed:$$failed}"; \
