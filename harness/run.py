@@ -103,6 +103,12 @@ def parse_args(argv):
                    metavar="N", help="once N tests in a row time out in the same trace "
                    "function, the tests started afterwards stop before calling it, "
                    "UNRESOLVED (default %(default)d; 0: never)")
+    p.add_argument("--hang-idle", type=float, default=timelimits.HANG_IDLE, metavar="S",
+                   help="a test whose every process has been blocked with no time limit "
+                   "(a deadlock, a wait for an event nobody sends) for S seconds ends then, "
+                   "UNRESOLVED 'hung', before its time limit (default %(default)g: a vendor's "
+                   "library may wait that long for a daemon outside the test; 0: never; off "
+                   "through a test wrapper that runs the tests elsewhere)")
     p.add_argument("--test-wrapper", default=None, metavar="CMD",
                    help="run every program as 'CMD program args': an emulator or a board "
                    "runner, harness/runner/target.py (default: TEST_WRAPPER of config.mk)")
@@ -165,6 +171,8 @@ def parse_args(argv):
         p.error("--timeout, --timeout-factor and --timeout-floor must be positive")
     if args.stop_after_hangs < 0:
         p.error("--stop-after-hangs must be 0 or more")
+    if args.hang_idle < 0:
+        p.error("--hang-idle must be 0 or more")
     return args
 
 
@@ -355,9 +363,10 @@ def collect(exes, jobs):
 # ---- the implementation ------------------------------------------------------------
 
 
-def run_profile(path, timeout=20.0):
+def run_profile(path, timeout=20.0, hang_idle=0):
     """The profile program's JSON, section by section (a section whose program
-    run fails is recorded as {"error": ...}), or {"error": ...}."""
+    run fails, times out or hangs, as a test would, is recorded as {"error":
+    ...}), or {"error": ...}."""
     if not path or not os.path.isfile(path):
         failure = path and build_results.read_build_log(path + ".build.log")
         if failure:
@@ -369,23 +378,21 @@ def run_profile(path, timeout=20.0):
                     "build_error": failure.step}
         return {"error": "no profile program (%s): build it with 'make conformance-build'"
                 % (path or "none")}
-    import subprocess
     profile = {}
     for section in ("options", "attr", "types", "stream"):
         try:
-            p = subprocess.run(target.wrapped([path, section]), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=timeout,
-                               start_new_session=True)
-        except subprocess.TimeoutExpired:
-            profile.setdefault("errors", {})[section] = "timed out after %g s" % timeout
-            continue
+            rc, out, _, how = protocol.run_program(target.wrapped([path, section]), timeout,
+                                                   hang_idle)
         except OSError as e:
             return {"error": "cannot run %s: %s" % (path, e.strerror or e)}
-        if p.returncode != 0:
-            profile.setdefault("errors", {})[section] = protocol.describe_status(p.returncode)
+        if how is not None:
+            profile.setdefault("errors", {})[section] = how
+            continue
+        if rc != 0:
+            profile.setdefault("errors", {})[section] = protocol.describe_status(rc)
             continue
         try:
-            part = json.loads(p.stdout.decode("utf-8", "replace"))
+            part = json.loads(out)
         except ValueError as e:
             profile.setdefault("errors", {})[section] = "bad JSON: %s" % e
             continue
@@ -551,10 +558,11 @@ class Progress:
             self.stream.flush()
 
 
-def run_tests(tests, options, jobs, limits, progress, tmp_root, watch=None):
-    """Runs the tests that can run, each with its limits.of(id) time limit;
-    returns {test id: run dict}.  watch (a timelimits.HangWatch) sees every
-    result and may tell the tests started later not to call a function."""
+def run_tests(tests, options, jobs, limits, progress, tmp_root, watch=None, hang_idle=0):
+    """Runs the tests that can run, each with its limits.of(id) time limit,
+    ended as hung once stuck for hang_idle seconds (0: never); returns {test
+    id: run dict}.  watch (a timelimits.HangWatch) sees every result and may
+    tell the tests started later not to call a function."""
     watch = watch or timelimits.HangWatch(0)
     out = {}
     runnable = []
@@ -584,7 +592,8 @@ def run_tests(tests, options, jobs, limits, progress, tmp_root, watch=None):
         notes = work + ".progress"
         limit = limits.of(t.id)
         try:
-            run = protocol.run_test(t, limit, env=env, cwd=work, progress_path=notes)
+            run = protocol.run_test(t, limit, env=env, cwd=work, progress_path=notes,
+                                    hang_idle=hang_idle)
             run["time_limit_s"] = limit
             return run
         finally:
@@ -782,9 +791,12 @@ def run(args):
         return 0
 
     # The implementation.
+    # Whether a test (or the profile) is stuck is seen in its processes: not
+    # through a wrapper that runs it elsewhere.
+    hang_idle = args.hang_idle if target.runs_here() else 0
     profile = {} if args.no_profile else run_profile(
         args.profile or os.path.join(build, "harness", "profile"),
-        timeout=max(5.0, args.timeout) * stretch)
+        timeout=max(5.0, args.timeout) * stretch, hang_idle=hang_idle)
     if "error" in profile:
         warnings.append("implementation profile: %s" % profile["error"])
     for section, err in sorted((profile.get("errors") or {}).items()):
@@ -813,7 +825,8 @@ def run(args):
         sys.stdout.flush()
     tmp_root = tempfile.mkdtemp(prefix="posixtrace-conformance.")
     try:
-        test_results = run_tests(chosen, options, jobs, limits, progress, tmp_root, watch)
+        test_results = run_tests(chosen, options, jobs, limits, progress, tmp_root, watch,
+                                 hang_idle)
     finally:
         progress.finish()
         shutil.rmtree(tmp_root, ignore_errors=True)

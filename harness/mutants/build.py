@@ -205,7 +205,15 @@ class TestPrograms:
         _parallel(jobs)
 
 
-def run_harness(repo, build_dir, reports_dir, *args, timeout=5, env=None, programs=None):
+# A test stuck this long ends as hung (run.py --hang-idle): the implementations
+# here are the reference and its mutants, which talk to no daemon, so nothing
+# outside a test's processes can wake it; a mutant that deadlocks is seen in
+# a fraction of a second, not at the time limit.
+HANG_IDLE = 0.25
+
+
+def run_harness(repo, build_dir, reports_dir, *args, timeout=5, env=None, programs=None,
+                hang_idle=HANG_IDLE):
     """Runs harness/run.py on the programs of build_dir as a vendor's (only
     those listed in programs, if given: the tree may have gained test files
     since they were built); returns (the report document, the CompletedProcess)."""
@@ -217,6 +225,7 @@ def run_harness(repo, build_dir, reports_dir, *args, timeout=5, env=None, progra
     argv = [PYTHON, os.path.join(repo, "harness", "run.py"), "--root", repo,
             "--build", build_dir, "--reports", reports_dir, "--impl", "vendor",
             "--no-vectors", "--allow-fail", "--no-progress", "--timeout", str(timeout),
+            "--hang-idle", str(hang_idle),
             "-j", str(JOBS),
             "--profile", os.path.join(build_dir, "harness", "profile")] + only + list(args)
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

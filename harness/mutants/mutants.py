@@ -707,7 +707,8 @@ CRASH_AND_HANG = [
 
 
 # A library that hangs in a function every stream test calls (issue 13, item 4):
-# the run must still end in minutes, each affected test UNRESOLVED "timed out
+# the run must still end in minutes, each affected test UNRESOLVED "hung: ...
+# in posix_trace_start" (stuck in pause(): harness/runner/stuck.py), "timed out
 # ... in posix_trace_start" or stopped before calling it
 # (harness/tests/test_hang_everywhere.py).
 HANG_IN_START = [

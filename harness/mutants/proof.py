@@ -145,8 +145,9 @@ def run(names, reports, verbose, out=sys.stdout):
                 out.write("  %-48s not measurable: %s\n" % (m["name"], why))
             else:
                 todo.append(m)
-        # Two mutants at a time: a mutant that makes tests hang leaves the
-        # processors idle until their time limits.
+        # Two mutants at a time: a mutant whose tests hang with a time limit
+        # or spinning leaves the processors idle until their time limits (one
+        # stuck with none ends after build.HANG_IDLE).
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             futures = [pool.submit(one, m) for m in todo]
             for i, f in enumerate(futures, 1):

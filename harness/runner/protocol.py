@@ -15,14 +15,17 @@ its own with a time limit, and turns what happened into a result and a
 one-line message.  Python 3 standard library only.
 """
 
+import errno
+import math
 import os
 import re
+import select
 import signal
 import subprocess
 import threading
 import time
 
-from runner import target
+from runner import stuck, target
 
 CODES = ("PASS", "FAIL", "UNRESOLVED", "UNSUPPORTED", "UNTESTED")
 OPTIONS = ("TRC", "TEF", "TRI", "TRL", "KSP")
@@ -268,10 +271,17 @@ def rule_results(stdout, rules, result):
     return found
 
 
-def interpret(returncode, stdout, timed_out, timeout, progress=None):
+# The beginning of the message of a test ended as stuck (runner/stuck.py).
+HUNG = "hung: every process of the test blocked with no time limit for "
+
+
+def interpret(returncode, stdout, timed_out, timeout, progress=None, hung=None):
     """What a test's process did -> (result code, one-line message).  A test
-    that timed out or was killed by a signal is placed by its notes."""
+    that timed out, hung (hung: (idle seconds, the names of its waits)) or was
+    killed by a signal is placed by its notes."""
     where = progress.where() if progress is not None else ""
+    if hung:
+        return "UNRESOLVED", "%s%g s (%s)%s" % (HUNG, hung[0], ", ".join(hung[1]), where)
     if timed_out:
         return "UNRESOLVED", "timed out after %g s%s" % (timeout, where)
     found = _last_result_line(stdout)
@@ -349,13 +359,97 @@ class _Capture(threading.Thread):
         return h + t
 
 
-def run_test(test, timeout, env=None, cwd=None, progress_path=None):
+# Waiting for a process: on its pidfd (Linux 5.3, Python 3.9), which wakes
+# when it ends; where there is none, Popen.wait's polling (its sleeps grow to
+# 50 ms: a test of 3 ms was seen ending at 6).
+_pidfd_works = hasattr(os, "pidfd_open") and hasattr(select, "poll")
+
+
+def _open_pidfd(pid):
+    global _pidfd_works
+    if not _pidfd_works:
+        return None
+    try:
+        return os.pidfd_open(pid)
+    except OSError as e:
+        if e.errno in (errno.ENOSYS, errno.EPERM, errno.EACCES, errno.EINVAL):
+            _pidfd_works = False        # this kernel, or its sandbox, has none
+        return None
+
+
+def _ended(proc, pidfd, seconds):
+    """Waits at most seconds for proc to end (and reaps it): whether it did."""
+    if pidfd is None:
+        try:
+            proc.wait(timeout=seconds)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    if not poller.poll(max(0, math.ceil(seconds * 1000))):
+        return False
+    proc.wait()
+    return True
+
+
+def wait_test(proc, timeout, hang_idle=0, started=None):
+    """Waits for a test's process, a session leader, to end: None if it did,
+    "timeout" after timeout seconds, or (hang_idle, waits) once it has been
+    stuck (runner/stuck.py) for hang_idle seconds (0: never)."""
+    started = time.monotonic() if started is None else started
+    deadline = started + timeout
+    watch = stuck.watch(proc.pid, hang_idle, started)
+    pidfd = _open_pidfd(proc.pid)
+    try:
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                return "timeout"
+            step = deadline - now
+            if watch is not None:
+                step = min(step, max(0.0, watch.due - now))
+            if _ended(proc, pidfd, step):
+                return None
+            if watch is not None:
+                waits = watch.check(time.monotonic())
+                if waits:
+                    return (hang_idle, waits)
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def run_program(argv, timeout, hang_idle=0):
+    """Runs argv in a session of its own, as a test is run (its output read as
+    it comes, ended at timeout or once stuck for hang_idle seconds); returns
+    (returncode, stdout, stderr, how): how is None if it ended by itself,
+    else the beginning of a message ("timed out after 5 s", "hung: ...").
+    Raises OSError if it cannot be started."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    out, err = _Capture(proc.stdout, head=1 << 22), _Capture(proc.stderr)
+    ended = wait_test(proc, timeout, hang_idle)
+    if ended is not None:
+        _kill_group(proc)
+        proc.wait()
+    for c in (out, err):
+        c.join(5)
+        c.pipe.close()
+    how = None if ended is None else interpret(0, "", True, timeout, hung=(
+        ended if isinstance(ended, tuple) else None))[1]
+    return proc.returncode, out.text(), err.text(), how
+
+
+def run_test(test, timeout, env=None, cwd=None, progress_path=None, hang_idle=0):
     """Runs one test in a process group of its own.  Returns a dict:
     result, message, duration_ms, status ({"exit": n} | {"signal": name} |
-    {"timeout": s} | {"error": text}), output (stdout and stderr, truncated),
-    and hung_in: the trace function it timed out in (or None).  With
-    progress_path, the test keeps its notes there (CT_PROGRESS): a test that
-    times out or crashes is reported with where it was."""
+    {"timeout": s} | {"hung": s} | {"error": text}), output (stdout and
+    stderr, truncated), and hung_in: the trace function it timed out or hung
+    in (or None).  A test stuck for hang_idle seconds (runner/stuck.py; 0:
+    never) ends as hung, before its time limit.  With progress_path, the test
+    keeps its notes there (CT_PROGRESS): a test that times out, hangs or
+    crashes is reported with where it was."""
     argv = test.exe.argv("--run", test.id)
     if progress_path is not None:
         env = dict(os.environ if env is None else env, CT_PROGRESS=progress_path)
@@ -372,11 +466,9 @@ def run_test(test, timeout, env=None, cwd=None, progress_path=None):
         _live.add(proc)
     try:
         out, err = _Capture(proc.stdout), _Capture(proc.stderr)
-        timed_out = False
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+        ended = wait_test(proc, timeout, hang_idle)
+        timed_out, hung = ended == "timeout", ended if isinstance(ended, tuple) else None
+        if ended is not None:
             _kill_group(proc)
             proc.wait()
         # The pipes end when every process holding them has gone.  Processes
@@ -403,9 +495,9 @@ def run_test(test, timeout, env=None, cwd=None, progress_path=None):
             pass
     rc = proc.returncode
     progress = None
-    if progress_path is not None and (timed_out or rc != 0):
+    if progress_path is not None and (timed_out or hung or rc != 0):
         progress = read_progress(progress_path)
-    result, message = interpret(rc, stdout, timed_out, timeout, progress)
+    result, message = interpret(rc, stdout, timed_out, timeout, progress, hung)
     if progress is not None and progress.call_state == "stopped" \
             and not message.startswith(STOPPED):
         # A process the test forked stopped before the call (CT_STOP_AT): its
@@ -414,7 +506,9 @@ def run_test(test, timeout, env=None, cwd=None, progress_path=None):
         message = "%s%s hung in several tests in a row, and a process of this test was " \
             "about to call it (%s; stopped before the call), so: %s" % (
                 STOPPED, progress.function, progress.call_at, message)
-    if timed_out:
+    if hung:
+        status = {"hung": hung[0]}
+    elif timed_out:
         status = {"timeout": timeout}
     elif rc < 0:
         status = {"signal": signal_name(-rc)}
@@ -424,7 +518,8 @@ def run_test(test, timeout, env=None, cwd=None, progress_path=None):
     if stderr.strip():
         output += ("\n" if output and not output.endswith("\n") else "") + \
             "--- stderr ---\n" + stderr
-    by_rule = {} if timed_out or rc < 0 else rule_results(stdout, test.rules, result)
+    gone = timed_out or hung
+    by_rule = {} if gone or rc < 0 else rule_results(stdout, test.rules, result)
     return {"result": result, "message": message, "duration_ms": duration_ms,
             "status": status, "output": truncate_output(output), "rule_results": by_rule,
-            "hung_in": progress.in_call if timed_out and progress is not None else None}
+            "hung_in": progress.in_call if gone and progress is not None else None}

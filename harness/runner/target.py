@@ -15,6 +15,7 @@ measured on (harness/runner/timelimits.py).
 Python 3 standard library only.
 """
 
+import os
 import shlex
 
 # The wrapper's words; [] runs programs directly.
@@ -45,6 +46,15 @@ def wrapper():
 def wrapped(argv):
     """argv as the runner starts it: behind the test wrapper, if any."""
     return _wrapper + list(argv)
+
+
+def runs_here():
+    """Whether the programs run in processes of this machine that the runner
+    can look at (runner/stuck.py): with no wrapper, or an emulator (a wrapper
+    named qemu*: harness/wrappers/qemu-user execs the emulator, whose process
+    is the program's).  Through a board runner (ssh-board) what runs here only
+    waits for the board."""
+    return not _wrapper or os.path.basename(_wrapper[0]).startswith("qemu")
 
 
 def exec_env(env):

@@ -5,10 +5,13 @@ Time limits.  conformance/timings.tsv (written by harness/tools/calibrate_timing
 reference.  A test's limit is that time times FACTOR, at least FLOOR seconds,
 so that a slow target, a loaded machine or valgrind does not make a correct
 test time out; a test not in the table has the default limit (--timeout).
-A library that hangs then costs each test seconds, not the old 10 s.
+A library that hangs then costs each test seconds, not the old 10 s; one
+that deadlocks (every process of the test blocked with no time limit,
+runner/stuck.py) costs HANG_IDLE (--hang-idle) before it is ended as hung.
 
 Stopping early.  When STOP_AFTER tests in a row (in the order they finish)
-time out in the same trace function (protocol.Progress.in_call), the tests
+hang in the same trace function (time out, or are ended as stuck:
+runner/stuck.py; protocol.Progress.in_call), the tests
 started afterwards are told not to call it (CT_STOP_AT, read by ct.c): one
 that is about to call it ends UNRESOLVED at once, saying so, and those that
 never call it run as usual.  A library that hangs in posix_trace_start then
@@ -22,9 +25,10 @@ import threading
 
 from runner.protocol import STOPPED
 
+HANG_IDLE = 1.0         # seconds stuck (runner/stuck.py) before a test ends as hung
 FACTOR = 10.0           # times the measured time
 FLOOR = 2.0             # seconds, at least
-STOP_AFTER = 3          # time-outs in a row in one function
+STOP_AFTER = 3          # hangs in a row in one function
 
 
 class TimingsError(Exception):
@@ -94,7 +98,7 @@ class Limits:
 
 
 class HangWatch:
-    """Counts time-outs in a row in the same function; past STOP_AFTER, the
+    """Counts hangs in a row in the same function; past STOP_AFTER, the
     function is one the tests started afterwards must not call."""
 
     def __init__(self, stop_after=STOP_AFTER):
@@ -132,9 +136,9 @@ class HangWatch:
         function = msg[len(STOPPED):].split(" ", 1)[0]
         hung = self.stopped.get(function)
         if hung:
-            run["message"] = msg + " [%s timed out in %s]" % (", ".join(hung), function)
+            run["message"] = msg + " [%s hung in %s]" % (", ".join(hung), function)
 
     def warnings(self):
-        return ["%d tests in a row timed out in %s (%s): the tests started afterwards "
+        return ["%d tests in a row hung in %s (%s): the tests started afterwards "
                 "stopped before calling it (UNRESOLVED)" % (len(ids), f, ", ".join(ids))
                 for f, ids in sorted(self.stopped.items())]

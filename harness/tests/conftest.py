@@ -107,17 +107,23 @@ def run_runner(env_paths, *args, extra_env=None, timeout=120):
                           timeout=timeout, universal_newlines=True)
 
 
+def fake_tree(tmp, fake="fake_tests.py"):
+    """The paths of fake_env in tmp (a pathlib.Path), for a fixture of a wider
+    scope: a source tree, the catalogue, the spec; the fake program is
+    fixtures/<fake>."""
+    (tmp / "tree" / "conformance" / "tests").mkdir(parents=True)
+    env = {"root": str(tmp / "tree"), "catalogue": str(tmp / "cat.tsv"),
+           "spec": str(tmp / "spec"), "reports": str(tmp / "reports"),
+           "log": str(tmp / "runs.log"), "fake": os.path.join(FIXTURES, fake), "tmp": str(tmp)}
+    write_catalogue(env["catalogue"])
+    write_spec(env["spec"])
+    return env
+
+
 @pytest.fixture(scope="module")
 def full_run(tmp_path_factory):
     """One run of every fake test, shared by the tests that read its reports."""
-    tmp = tmp_path_factory.mktemp("full")
-    root = tmp / "tree"
-    (root / "conformance" / "tests").mkdir(parents=True)
-    env = {"root": str(root), "catalogue": str(tmp / "cat.tsv"), "spec": str(tmp / "spec"),
-           "reports": str(tmp / "reports"), "log": str(tmp / "runs.log"),
-           "fake": os.path.join(FIXTURES, "fake_tests.py"), "tmp": str(tmp)}
-    write_catalogue(env["catalogue"])
-    write_spec(env["spec"])
+    env = fake_tree(tmp_path_factory.mktemp("full"))
     p = run_runner(env, "--timeout", "2", "-j", "4")
     return env, p, load(env)
 

@@ -4,10 +4,13 @@ A copy of the reference whose posix_trace_start never returns
 (harness/mutants/mutants.py, HANG_IN_START) is judged as a vendor's library
 with the per-test time limits of conformance/timings.tsv.  Almost every test
 calls posix_trace_start; the run must still end within 3 minutes on 2 cores,
-every test that calls it UNRESOLVED, saying where it hung ("timed out after
-2 s in posix_trace_start (start_stop.c:57); last check passed: ...") or that
-it stopped before the call once several tests in a row had hung there, and
-the tests that never call it keep their result.
+every test that calls it UNRESOLVED, saying where it hung ("hung: every
+process of the test blocked with no time limit for 1 s (pause) in
+posix_trace_start (start_stop.c:57); last check passed: ...": the mutant
+waits in pause(), so the runner sees it stuck, harness/runner/stuck.py, and
+ends it before its time limit; or "timed out after 2 s in ..." where that
+cannot be seen) or that it stopped before the call once several tests in a
+row had hung there, and the tests that never call it keep their result.
 
 Slow (it builds the tests and the vector interpreter against the library): 'make check' runs it
 (POSIXTRACE_SKIP_SLOW=1 skips it).  Run:
@@ -33,14 +36,16 @@ BOUND_S = 180               # the issue's bound for the run, on 2 cores
 
 # Where: a test's source or header, or a vector.
 AT = r"(?:[a-z_0-9]+\.[ch]|vectors/[\w/.-]+\.vec):\d+"
-TIMED_OUT = re.compile(r"^timed out after [0-9.]+ s in posix_trace_start \(" + AT + r"\)"
+TIMED_OUT = re.compile(r"^(timed out after [0-9.]+ s|hung: every process of the test blocked "
+                       r"with no time limit for [0-9.]+ s \([a-z0-9_, ]+\)) "
+                       r"in posix_trace_start \(" + AT + r"\)"
                        r"(; last check passed: [a-z_0-9]+\.[ch]:\d+ \(\d+ checks?\)"
                        r"|; no check passed yet|)$")
 STOPPED = re.compile(r"^not run to the end: posix_trace_start hung in several tests in a row, "
                      r"and (this test was about to call it \(stopped before the call\) "
                      r"\(" + AT + r"\)|a process of this test was about to call it "
                      r"\(" + AT + r"; stopped before the call\), so: .*) "
-                     r"\[\S+(, \S+)* timed out in posix_trace_start\]$")
+                     r"\[\S+(, \S+)* hung in posix_trace_start\]$")
 
 
 @pytest.fixture(scope="module")
@@ -83,17 +88,22 @@ def test_the_run_takes_minutes(hanging_run):
 
 def test_each_test_that_calls_it_says_where(hanging_run):
     doc, _, _ = hanging_run
-    timed_out = [t for t in doc["tests"] if "timeout" in (t.get("status") or {})]
+    hung = [t for t in doc["tests"] if {"timeout", "hung"} & set(t.get("status") or {})]
     stopped = [t for t in doc["tests"] if t["message"].startswith("not run to the end")]
-    # A few hang, at their calibrated limits, before the rest stop early.
-    assert 3 <= len(timed_out) <= 12, [t["id"] for t in timed_out]
+    # A few hang -- seen stuck in pause() after --hang-idle (1 s), or at their
+    # calibrated limits -- before the rest stop early.
+    assert 3 <= len(hung) <= 12, [t["id"] for t in hung]
     assert len(stopped) > 100, len(stopped)
-    for t in timed_out:
+    for t in hung:
         assert t["result"] == "UNRESOLVED" and TIMED_OUT.match(t["message"]), t
-        assert t["status"]["timeout"] == t["time_limit_s"] <= 10
+        if "hung" in t["status"]:
+            assert t["status"]["hung"] == 1 and t["duration_ms"] < 1000 * t["time_limit_s"]
+        else:
+            assert t["status"]["timeout"] == t["time_limit_s"] <= 10
+    assert any("hung" in t["status"] for t in hung), "no hang in pause() was seen as one"
     for t in stopped:
         assert t["result"] == "UNRESOLVED" and STOPPED.match(t["message"]), t
-    assert any("timed out in posix_trace_start" in w for w in doc["summary"]["warnings"])
+    assert any("hung in posix_trace_start" in w for w in doc["summary"]["warnings"])
 
 
 def test_the_others_keep_their_result(hanging_run):
