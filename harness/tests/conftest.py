@@ -30,14 +30,11 @@ def configure_alone(tree):
     shutil.copy(os.path.join(REPO, "mk", "std.mk"), str(tree / "mk"))
     return tree
 
-# The vector interpreter's sources (as mk/vectors.mk lists them) and the
-# reference library's (the Makefile's LIB_SRCS), for tests that build them.
+# The vector interpreter's sources (as mk/vectors.mk lists them), for tests
+# that build it.
 VECRUN_SRCS = [os.path.join(HARNESS, "vec", "vecrun.c")] + sorted(
     glob.glob(os.path.join(HARNESS, "vec", "vec_*.c"))) + sorted(
     glob.glob(os.path.join(HARNESS, "common", "*.c")))
-REFERENCE_LIB_SRCS = sorted(
-    f for f in glob.glob(os.path.join(REPO, "reference", "*", "*.c"))
-    if os.path.basename(os.path.dirname(f)) not in ("tools", "tests", "bench"))
 
 # A small catalogue for the fake tests.
 FAKE_CATALOGUE = [
@@ -151,3 +148,32 @@ def reference_as_vendor(tmp_path_factory):
     impl.build()
     progs = mb.TestPrograms(REPO, impl.include, os.path.join(wd, "progobj"))
     return {"impl": impl, "progs": progs}
+
+
+def build_vecrun(out, lib, include, exact):
+    """The vector interpreter (mk/vectors.mk's sources) linked with the static
+    library lib built against the headers in include; exact checks on
+    (-DVECRUN_EXACT, as against the reference) or off (as for a vendor)."""
+    argv = ["cc", *STD_CFLAGS, "-pthread", "-O1", "-g0", "-Wall", "-Wextra", "-Werror",
+            "-I" + include, "-o", out] + (["-DVECRUN_EXACT"] if exact else []) + \
+        VECRUN_SRCS + [lib, "-pthread"]
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    assert p.returncode == 0, "building vecrun failed:\n" + p.stdout
+    return out
+
+
+@pytest.fixture(scope="session")
+def vecrun(reference_as_vendor, tmp_path_factory):
+    """vecrun against the reference (its library of reference_as_vendor), exact checks on."""
+    impl = reference_as_vendor["impl"]
+    return build_vecrun(str(tmp_path_factory.mktemp("exact") / "vecrun"), impl.lib,
+                        impl.include, exact=True)
+
+
+@pytest.fixture(scope="session")
+def vecrun_vendor(reference_as_vendor, tmp_path_factory):
+    """vecrun built as for another implementation: exact checks off."""
+    impl = reference_as_vendor["impl"]
+    return build_vecrun(str(tmp_path_factory.mktemp("vendor") / "vecrun"), impl.lib,
+                        impl.include, exact=False)

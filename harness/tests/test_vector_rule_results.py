@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-# vecrun built from the sources with exact checks (vecrun) and without (vecrun_vendor).
-from test_vectors import result, run, vecrun, vecrun_vendor, write  # noqa: F401 (fixtures)
+# vecrun with exact checks (vecrun) and without (vecrun_vendor): conftest.py's fixtures.
+from test_vectors import result, run, write
 
 LINT = "an assertion in a vector of several rules names none of them: add [rule-id]"
 HEAD = "# per-rule results\nrules: attr_setname.sets, get_attr.copies\noptions: TRC\n\n"

@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import HARNESS, PYTHON, REPO, REFERENCE_LIB_SRCS, STD_CFLAGS, VECRUN_SRCS
+from conftest import HARNESS, PYTHON, REPO
 
 VECTORS = os.path.join(REPO, "vectors")
 CATALOGUE = os.path.join(REPO, "conformance", "catalogue.tsv")
@@ -34,31 +34,8 @@ def vector_id(path):
     return "vec." + rel.replace(os.sep, ".")
 
 
-def build(out, exact):
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        pytest.skip("no C compiler")
-    srcs = VECRUN_SRCS
-    lib = REFERENCE_LIB_SRCS
-    argv = [cc, *STD_CFLAGS, "-pthread", "-O1", "-Wall", "-Wextra",
-            "-Werror", "-I" + os.path.join(REPO, "include"), "-I" + os.path.join(REPO, "reference"),
-            "-o", out] + (["-DVECRUN_EXACT"] if exact else []) + srcs + lib + ["-pthread"]
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True)
-    assert p.returncode == 0, "building vecrun failed:\n" + p.stdout
-    return out
-
-
-@pytest.fixture(scope="module")
-def vecrun(tmp_path_factory):
-    """vecrun built against the reference, exact checks on."""
-    return build(str(tmp_path_factory.mktemp("exact") / "vecrun"), exact=True)
-
-
-@pytest.fixture(scope="module")
-def vecrun_vendor(tmp_path_factory):
-    """vecrun built as for another implementation: exact checks off."""
-    return build(str(tmp_path_factory.mktemp("vendor") / "vecrun"), exact=False)
+# vecrun and vecrun_vendor (exact checks on, off): fixtures of conftest.py,
+# built once a session.
 
 
 def run(argv, timeout=120, cwd=REPO):
