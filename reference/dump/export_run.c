@@ -7,7 +7,8 @@
  * every writer: which events open and close a slice (a kernel call's enter
  * and exit, KSP-6's KER_CALL numbering; an interrupt's entry and exit and its
  * handler's), which mark lost events (KSP-22 DROPPED; POSIX_TRACE_OVERFLOW)
- * or a ring that wrapped (a KSP-19 BUFFER whose sequence is not the next),
+ * or a ring that wrapped (a KSP-19 BUFFER whose sequence is not the next,
+ * or a first BUFFER that is not sequence 0: older buffers were overwritten),
  * and the thread running on each CPU (the last PR_TH thread RUNNING event
  * of that CPU, KSP-6), which is the pid and tid of the kernel's events.
  */
@@ -64,7 +65,8 @@ static enum export_kind kernel_kind(struct krun *k, const struct slot_event *ev,
             return EXPORT_DROP;
         if (ev->event == _TRACE_CONTROL_BUFFER) {
             uint64_t seq = word(ev, 0);
-            int gap = k->have_seq && seq != ((k->last_seq + 1) & 0xffffffffu);
+            /* The first buffer not 0: a ring overwrote the older ones. */
+            int gap = k->have_seq ? seq != ((k->last_seq + 1) & 0xffffffffu) : seq != 0;
             k->have_seq = 1;
             k->last_seq = seq;
             return gap ? EXPORT_WRAP : EXPORT_INSTANT;
