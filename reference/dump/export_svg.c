@@ -157,14 +157,13 @@ static int svg_event(void *state, const struct export_event *ev, char *err, size
         s->drops++;
     else if (ev->kind == EXPORT_WRAP)
         s->wraps++;
-    if (!s->lane[l].any || t < s->lane[l].from || t > s->lane[l].to) {
-        s->lane[l].unplaced++;
-        return 0;
-    }
-    uint64_t b = (t - s->lane[l].from) / s->w;
+    uint64_t b = t < s->lane[l].from ? 0 : (t - s->lane[l].from) / s->w;
     if (b >= NBUCKETS)
         b = NBUCKETS - 1;
-    s->count[l][b][ev->cls] = sat_add(s->count[l][b][ev->cls], 1);
+    if (!s->lane[l].any || t < s->lane[l].from || t > s->lane[l].to)
+        s->lane[l].unplaced++;      /* not counted; its mark at the lane's nearest end */
+    else
+        s->count[l][b][ev->cls] = sat_add(s->count[l][b][ev->cls], 1);
     if (ev->kind == EXPORT_DROP)
         s->mark[l][b] |= MARK_DROP;
     else if (ev->kind == EXPORT_WRAP)
@@ -329,14 +328,19 @@ static int svg_end(void *state, const struct export_source *src, int failed, cha
     for (unsigned i = 0; i < nl; i++) {
         unsigned l = lanes[i];
         int y = TOP + (int)i * (LANE_H + LANE_GAP);
+        char label[16];
+        if (l == SLOT_NCPUS)
+            snprintf(label, sizeof label, "CPU ?");
+        else
+            snprintf(label, sizeof label, "CPU %u", l);
         fprintf(f, "<g class=\"lane\" data-cpu=\"%d\" data-y=\"%d\" data-h=\"%d\">\n<title>CPU "
-                "%d: %" PRIu64 " events, %" PRIu64 " before its first TIME event not drawn"
+                "%d: %" PRIu64 " events, %" PRIu64 " outside its range (before its first TIME event)"
+                " not drawn"
                 "</title>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height="
                 "\"%d\" fill=\"#f6f8fa\"/>\n<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor"
-                "=\"end\">%s%d</text>\n", l == SLOT_NCPUS ? -1 : (int)l, y, LANE_H,
-                l == SLOT_NCPUS ? -1 : (int)l, s->lane_events[l], s->lane[l].unplaced, X0, y, PLOT_W, LANE_H, X0 - 8,
-                y + LANE_H / 2 + 4, l == SLOT_NCPUS ? "CPU ?" : "CPU ",
-                l == SLOT_NCPUS ? 0 : (int)l);
+                "=\"end\">%s</text>\n", l == SLOT_NCPUS ? -1 : (int)l, y, LANE_H,
+                l == SLOT_NCPUS ? -1 : (int)l, s->lane_events[l], s->lane[l].unplaced, X0, y,
+                PLOT_W, LANE_H, X0 - 8, y + LANE_H / 2 + 4, label);
         /* The stacked bars: one path a class, x in columns (scaled), y in px. */
         double *base = calloc(ncols, sizeof *base);
         double *hcol = calloc(ncols, sizeof *hcol);
