@@ -324,6 +324,9 @@ DEPS_PACKAGES = build-essential pkg-config check lcov valgrind python3 python3-p
 # The report page's test (harness/tests/test_report_page.py): headless Chromium
 # loads reports/index.html, and xmllint checks it is well-formed.
 DEPS_PACKAGES += chromium libxml2-utils
+# tracedump's exports (issue 17; harness/tests/test_export_*.py): babeltrace2 reads
+# the CTF, rsvg-convert renders the timeline SVG.
+DEPS_PACKAGES += babeltrace2 librsvg2-bin
 SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
 deps:
 	@command -v dpkg-query >/dev/null && command -v apt-get >/dev/null || { \

@@ -99,5 +99,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dump_posix_mem(data, size, devnull, &o, &res, err, sizeof err);
     o.format = DUMP_JSON;
     dump_posix_mem(data, size, devnull, &o, &res, err, sizeof err);
+    /* The exports for viewers that write to a stream (--chrome, --svg; issue 17). */
+    for (int fmt = DUMP_CHROME; fmt <= DUMP_SVG; fmt++) {
+        struct dump_trace_options to = { .format = (enum dump_format)fmt, .name = "fuzz" };
+        struct dump_trace_result tr;
+        dump_trace_mem(data, size, devnull, &to, &tr, err, sizeof err);
+    }
     return 0;
 }

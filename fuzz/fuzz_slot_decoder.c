@@ -100,6 +100,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct dump_result r;
         dump_mem(data, size, devnull, &o, &r, err, sizeof err);
     }
+    /* The exports for viewers that write to a stream (--chrome, --svg; issue 17). */
+    for (int fmt = DUMP_CHROME; fmt <= DUMP_SVG; fmt++) {
+        struct dump_trace_options to = { .format = (enum dump_format)fmt, .name = "fuzz" };
+        struct dump_trace_result tr;
+        dump_trace_mem(data, size, devnull, &to, &tr, err, sizeof err);
+    }
 
     /* 3. Bare slots with tiny bounds (copied: the input has any alignment). */
     size_t n = size / sizeof(traceevent_t);

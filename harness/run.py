@@ -34,6 +34,7 @@ sys.path.insert(0, HARNESS_DIR)
 
 from reporting import report_compare, report_file, report_html, report_junit  # noqa: E402
 from reporting import report_paths, report_text, results, shards              # noqa: E402
+from reporting import kvec_timelines                                         # noqa: E402
 from rules import rulebook                                                     # noqa: E402
 from rules.spec import Spec                                                    # noqa: E402
 from runner import protocol, target, timelimits                                # noqa: E402
@@ -630,7 +631,7 @@ def run_tests(tests, options, jobs, limits, progress, tmp_root, watch=None, hang
 # ---- main --------------------------------------------------------------------------------
 
 
-def write_reports(doc, reports_dir):
+def write_reports(doc, reports_dir, timelines=None):
     os.makedirs(reports_dir, exist_ok=True)
     paths = []
     path = os.path.join(reports_dir, "conformance.json")
@@ -644,7 +645,7 @@ def write_reports(doc, reports_dir):
     report_junit.write(doc, path)
     paths.append(path)
     path = os.path.join(reports_dir, "index.html")
-    report_html.write(doc, path)
+    report_html.write(doc, path, timelines)
     paths.append(path)
     # The summary and every failure, plain text: to attach to a ticket.
     path = os.path.join(reports_dir, "summary.txt")
@@ -864,8 +865,11 @@ def conclude(doc, args, root, reports_dir, gaps):
     """Writes the reports of doc, prints the summary (and --compare's
     comparison); returns the exit status."""
     doc = report_paths.relative(doc, root)
+    # The failing kernel vectors' traces, drawn for the page (issue 17).
+    pictures = kvec_timelines.timelines(doc, os.path.abspath(args.build or
+                                                             os.path.join(root, "build")))
     try:
-        paths = write_reports(doc, reports_dir)
+        paths = write_reports(doc, reports_dir, pictures)
     except OSError as e:
         raise RunError("cannot write the reports in %s: %s" % (reports_dir, e.strerror or e))
     sys.stdout.write(report_text.summary(doc, verbose=args.verbose,

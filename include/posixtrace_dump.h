@@ -23,7 +23,10 @@
 
 __POSIXTRACE_BEGIN_API
 
-enum dump_format { DUMP_TEXT, DUMP_JSON };
+/* DUMP_CTF, DUMP_CHROME, DUMP_SVG: the file for a viewer (issue 17): a CTF
+ * 1.8 trace written to the folder ctf_dir, the Chrome/Perfetto Trace Event
+ * Format, a per-CPU timeline in SVG (reference/dump/EXPORT.md). */
+enum dump_format { DUMP_TEXT, DUMP_JSON, DUMP_CTF, DUMP_CHROME, DUMP_SVG };
 
 /* What to print. */
 struct dump_trace_options {
@@ -32,6 +35,7 @@ struct dump_trace_options {
     int slots;              /* a POSIX trace log: its slots, as for a kernel trace,
                              * with its records named, not its POSIX events */
     const char *name;       /* the file's name as shown */
+    const char *ctf_dir;    /* DUMP_CTF: the folder written (made if missing) */
 };
 
 /* What a dump found. */

@@ -14,6 +14,7 @@
  * UNTESTED.  vectors/ksp/README.md is the language and the contract.
  *
  *   kvecrun [--dir DIR] [--decoder CMD] [--timeout S] --list | --run ID | --run-all
+ *   kvecrun ... --run ID --trace-out FILE   also writes the trace file it built
  *   kvecrun --file PATH         one vector by its path
  *   kvecrun --check [PATH...]   the vectors' syntax and tags, nothing run
  *   kvecrun --bless ID          print the SHA-256 and write the dumps the reference gives
@@ -131,6 +132,7 @@ struct config {
     const char *decoder;
     double timeout;
     int bless;
+    const char *trace_out;      /* --trace-out: where the vector's trace file goes */
 };
 
 static int is(const struct kv_line *l, const char *w)
@@ -230,6 +232,13 @@ static int run_one(const struct config *c, const char *path, const char *id, int
         free(rule_lines);
         printf("RESULT %s %s\n", code_names[code], r.msg);
     }
+    if (c->trace_out && r.file && r.len) {
+        /* The trace the vector built, for a picture of it (the report shows
+         * tracedump --svg of a failing vector's, harness/reporting). */
+        FILE *f = fopen(c->trace_out, "wb");
+        if (f == NULL || fwrite(r.file, 1, r.len, f) != r.len || fclose(f) != 0)
+            fprintf(stderr, "kvecrun: cannot write %s: %s\n", c->trace_out, strerror(errno));
+    }
     free(r.line_ran);
     free(r.file);
     kv_decoded_free(&r.dec);
@@ -263,6 +272,7 @@ static const char usage[] =
     "  --timeout S    seconds the decoder may take per vector (default 10)\n"
     "  --list         one line per vector: id TAB rules TAB KSP TAB functions\n"
     "  --run ID       one vector; the last line is RESULT <CODE> <message>\n"
+    "  --trace-out FILE  with --run: write the trace file the vector built to FILE\n"
     "  --run-all      every vector; exit 1 if one fails (against another decoder:\n"
     "                 FAIL or UNRESOLVED)\n"
     "  --check [PATH...]  the syntax and the [KSP-n] tags of these vectors (default:\n"
@@ -271,7 +281,7 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-    struct config c = { getenv("KSP_VECTORS"), getenv("KSP_DECODER"), 10.0, 0 };
+    struct config c = { getenv("KSP_VECTORS"), getenv("KSP_DECODER"), 10.0, 0, NULL };
     const char *action = NULL, *arg = NULL;
 
     if (c.dir == NULL || c.dir[0] == '\0')
@@ -285,6 +295,9 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--decoder") == 0 && v) {
             c.decoder = v[0] ? v : NULL;
+            i++;
+        } else if (strcmp(a, "--trace-out") == 0 && v) {
+            c.trace_out = v;
             i++;
         } else if (strcmp(a, "--timeout") == 0 && v) {
             char *end;

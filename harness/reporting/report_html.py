@@ -56,6 +56,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .b.PASS { background: var(--pass); } .b.FAIL { background: var(--fail); }
 .b.UNRESOLVED { background: var(--unres); } .b.UNSUPPORTED { background: var(--unsup); }
 .b.UNTESTED { background: var(--untest); }
+.timeline svg { max-width: 100%; height: auto; display: block; }
 .failure { border: 1px solid var(--line); border-left: 4px solid var(--fail); border-radius: 6px;
            padding: 10px 14px; margin: 12px 0; }
 .failure.UNRESOLVED { border-left-color: var(--unres); }
@@ -194,7 +195,14 @@ def spec_block(spec_entries):
     return "\n".join(out)
 
 
-def failures_section(doc, tests_by_id):
+def timeline_block(svg):
+    """A failing kernel vector's trace drawn by tracedump --svg (kvec_timelines.py),
+    inline: the page stays one self-contained file."""
+    return ('<div>Timeline of the vector&#8217;s trace (<code>tracedump --svg</code>):</div>'
+            '<div class="timeline">%s</div>' % svg)
+
+
+def failures_section(doc, tests_by_id, timelines=None):
     bad = [r for r in doc["rules"] if r["result"] in ("FAIL", "UNRESOLVED")]
     out = ['<h2 id="failures">Failing rules (%d)</h2>' % len(bad)]
     if not bad:
@@ -226,6 +234,8 @@ def failures_section(doc, tests_by_id):
             if t.get("output"):
                 out.append('<details class="fold" open="open"><summary>output of the test</summary>'
                            '<pre>%s</pre></details>' % e(t["output"]))
+            if timelines and f["test"] in timelines:
+                out.append(timeline_block(timelines[f["test"]]))
         out.append("</div>")
     return "\n".join(out)
 
@@ -419,7 +429,7 @@ def filter_form(doc):
                 boxes, opt, fns, s["rules"]["total"], s["tests"]["total"]))
 
 
-def render(doc):
+def render(doc, timelines=None):
     s = doc["summary"]
     impl = doc["implementation"]
     v = s["verdict"]
@@ -450,8 +460,9 @@ def render(doc):
                 ' &#183; <a href="#options">By option</a> &#183; <a href="#functions">By '
                 'function</a> &#183; <a href="#tests">Tests</a></p>')
     head.append(filter_form(doc))
-    body = "\n".join(head + [failures_section(doc, tests_by_id), profile_section(impl),
-                             by_option_section(doc), by_function_section(doc),
+    body = "\n".join(head + [failures_section(doc, tests_by_id, timelines),
+                             profile_section(impl), by_option_section(doc),
+                             by_function_section(doc),
                              tests_section(doc)])
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>'
             '<meta name="viewport" content="width=device-width, initial-scale=1"/>'
@@ -460,6 +471,7 @@ def render(doc):
                 e(impl["name"]), CSS, body, SCRIPT))
 
 
-def write(doc, path):
+def write(doc, path, timelines=None):
+    """timelines: {test id: SVG} of the failing kernel vectors (kvec_timelines.py)."""
     with open(path, "w", encoding="utf-8") as f:
-        f.write(render(doc))
+        f.write(render(doc, timelines))

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dump/dump.h"
+#include "dump/export.h"
 
 /* Is the file (open on fd, or in memory) a POSIX trace log? */
 static int is_posix_log(int fd, const void *mem, size_t len)
@@ -27,6 +28,9 @@ static int run(int fd, const void *mem, size_t len, FILE *out,
                const struct dump_trace_options *to, struct dump_trace_result *r,
                char *err, size_t errlen)
 {
+    if (to->format == DUMP_CTF || to->format == DUMP_CHROME || to->format == DUMP_SVG)
+        return export_trace(fd, mem, len, to->format, to->ctf_dir, out, to->name, r, err,
+                            errlen);
     struct dump_options o = { .format = to->format, .no_events = to->no_events,
                               .name = to->name };
     int posix = is_posix_log(fd, mem, len), rc;

@@ -20,6 +20,7 @@
 
 static const char usage[] =
     "usage: tracedump [--json] [--summary] [--slots] FILE\n"
+    "       tracedump --ctf DIR | --chrome | --svg FILE\n"
     "Prints the events of a kernel trace file (kernel slot protocol), one a line;\n"
     "of a POSIX trace log, its POSIX events, attributes, names and status.\n"
     "\n"
@@ -27,6 +28,10 @@ static const char usage[] =
     "               log, reference/log/LOGFORMAT.md)\n"
     "  --summary    the header and the totals only, no event lines\n"
     "  --slots      a POSIX log's slots, as for a kernel trace\n"
+    "  --ctf DIR    write the trace as CTF 1.8 into the folder DIR (babeltrace2 DIR)\n"
+    "  --chrome     the Chrome/Perfetto Trace Event Format (JSON) on standard output\n"
+    "  --svg        a per-CPU timeline picture (SVG) on standard output\n"
+    "               (reference/dump/EXPORT.md)\n"
     "  -h, --help   this text\n"
     "\n"
     "Exit status: 0 sound, 1 integrity errors found (or a POSIX log not shut down),\n"
@@ -44,6 +49,17 @@ int main(int argc, char **argv)
             o.no_events = 1;
         } else if (strcmp(argv[i], "--slots") == 0) {
             o.slots = 1;
+        } else if (strcmp(argv[i], "--ctf") == 0) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+                fprintf(stderr, "tracedump: --ctf needs a folder\n");
+                return 2;
+            }
+            o.format = DUMP_CTF;
+            o.ctf_dir = argv[++i];
+        } else if (strcmp(argv[i], "--chrome") == 0) {
+            o.format = DUMP_CHROME;
+        } else if (strcmp(argv[i], "--svg") == 0) {
+            o.format = DUMP_SVG;
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             fputs(usage, stdout);
             return 0;
