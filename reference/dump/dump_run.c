@@ -29,6 +29,9 @@ static void on_event(void *user, const struct slot_event *ev)
     struct dump_ctx *c = user;
     struct dump_desc d;
 
+    if (c->o->totals && ev->cpu < SLOT_NCPUS && ev->cls < SLOT_NCLASSES)
+        c->by_cpu_class[ev->cpu][ev->cls]++;
+    double shown = dump_shown_time(c, ev);     /* keeps the CPU's origin: every event */
     if (c->o->no_events) {
         c->nevents++;
         return;
@@ -44,11 +47,20 @@ static void on_event(void *user, const struct slot_event *ev)
     }
     if (d.class_name == NULL)
         d.class_name = dump_class_name(ev->cls);
+    c->nevents++;
+    if (c->o->filter &&
+        !dump_filter_pass(c->o->filter, ev->cpu, d.class_name, d.name, dump_desc_pid(&d),
+                          shown))
+        return;
+    c->time = shown;
     if (c->o->format == DUMP_JSON)
         dump_json_event(c, ev, &d);
     else
         dump_text_event(c, ev, &d);
-    c->nevents++;
+    c->shown++;
+    c->prev = shown;
+    c->prev_ticks = ev->time;
+    c->have_prev = 1;
 }
 
 static void on_error(void *user, const struct slot_error *e)
