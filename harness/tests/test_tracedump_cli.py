@@ -94,6 +94,8 @@ def test_filters_keep_exactly_the_matching_events(kev, args, keep):
     got = events(shown)
     assert got == [e for e in full if keep(e)] and got
     assert "#   shown %d of %d events (filtered)" % (len(got), len(full)) in shown
+    assert "#   shown %d of %d events (filtered)" % (len(got), len(full)) in \
+        dump(*(["--summary"] + args + [kev]))
 
 
 def test_pid_filter(kev):

@@ -65,7 +65,7 @@ void dump_json_event(struct dump_ctx *c, const struct slot_event *ev, const stru
     FILE *f = c->out;
 
     fprintf(f, "%s\n{\"offset\":%" PRIu64 ",\"cpu\":%u,\"class\":%u,\"class_name\":",
-            c->shown ? "," : "", ev->offset, ev->cpu, ev->cls);
+            c->shown > 1 ? "," : "", ev->offset, ev->cpu, ev->cls);
     dump_json_str(f, d->class_name);
     fprintf(f, ",\"event\":%u,\"name\":", ev->event);
     dump_json_str(f, d->name);

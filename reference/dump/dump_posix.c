@@ -293,7 +293,7 @@ static void print_event(struct pctx *c, const struct log_reader *r, const struct
         return;
     }
     fprintf(f, "%s\n{\"offset\":%" PRIu64 ",\"segment\":%" PRIu32 ",\"id\":%u,\"name\":",
-            c->shown ? "," : "", e->offset, e->seg_seq, e->h.id);
+            c->shown > 1 ? "," : "", e->offset, e->seg_seq, e->h.id);
     dump_json_str(f, name);
     fprintf(f, ",\"pid\":%" PRIu32 ",\"thread\":%" PRIu64 ",\"prog\":%" PRIu64 ",\"cpu\":%d,"
             "\"timestamp_ns\":%" PRIu64 ",\"truncation\":\"%s\",\"len\":%" PRIu32
@@ -421,9 +421,8 @@ static int run(const struct log_source *src, FILE *out, const struct dump_option
     }
     struct log_event e;
     while (log_reader_next(r, &e)) {
-        if (count_and_filter(&c, r, &e) && !o->no_events) {
+        if (count_and_filter(&c, r, &e) && ++c.shown && !o->no_events) {
             print_event(&c, r, &e);
-            c.shown++;
             c.prev_ts = e.h.ts;
             c.have_prev = 1;
         }
