@@ -11,6 +11,10 @@
 #ifndef POSIXTRACE_API_H
 #define POSIXTRACE_API_H
 
+/* The library's version, as the Makefile's VERSION (its tools print it for
+ * --version; harness/tests/test_tool_cli.py checks the two agree). */
+#define POSIXTRACE_VERSION "0.1.0"
+
 #if defined(__GNUC__)
 #define __POSIXTRACE_VISIBLE_BEGIN _Pragma("GCC visibility push(default)")
 #define __POSIXTRACE_VISIBLE_END   _Pragma("GCC visibility pop")

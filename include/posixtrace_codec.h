@@ -283,7 +283,10 @@ struct trace_file_meta {
  * small, nothing useful in buf); EINVAL: cycles_per_sec 0, cpu_num out of
  * 1-64, an extra key not of [A-Z0-9_]+ or one of the standard keys, a value
  * that holds something a reader would take for a key (TRACE_<KEY>::), or a
- * header longer than TRACE_FILE_HEADER_MAX. */
+ * header longer than TRACE_FILE_HEADER_MAX; ENOMEM.  The last key before
+ * TRACE_HEADER_END:: is TRACE_PAD:: with 0-12 '-' as its value, as many as
+ * keep the header readable by QNX's stock traceprinter (KERNEL.md, "Stock
+ * QNX tools"); trace_file_parse skips it. */
 int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t cap,
                             size_t *len);
 

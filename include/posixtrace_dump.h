@@ -28,6 +28,24 @@ __POSIXTRACE_BEGIN_API
  * Format, a per-CPU timeline in SVG (reference/dump/EXPORT.md). */
 enum dump_format { DUMP_TEXT, DUMP_JSON, DUMP_CTF, DUMP_CHROME, DUMP_SVG };
 
+/* Which events to show; a member left zero or NULL selects every event.
+ * The summary still counts every event decoded. */
+struct dump_filter {
+    uint64_t cpus;                  /* bit c: CPU c (0-63) */
+    const char *const *classes;     /* class names, case ignored: a kernel trace's
+                                     * "KER_CALL", "INT", ...; a POSIX log's events
+                                     * are "SYSTEM" (posix_trace_*) or "USER" */
+    size_t nclasses;
+    const char *const *events;      /* event names as shown: "enter:11", "BUFFER",
+                                     * "alpha"; exact */
+    size_t nevents;
+    int has_pid;                    /* only events that carry this process id */
+    uint64_t pid;
+    int has_from, has_to;           /* only events whose time (in seconds, as shown
+                                     * with `seconds`) is >= from, <= to */
+    double from, to;
+};
+
 /* What to print. */
 struct dump_trace_options {
     enum dump_format format;
@@ -36,6 +54,14 @@ struct dump_trace_options {
                              * with its records named, not its POSIX events */
     const char *name;       /* the file's name as shown */
     const char *ctf_dir;    /* DUMP_CTF: the folder written (made if missing) */
+    /* Added for people reading traces (tracedump sets them; zero keeps the
+     * output of the formats as it was, which the golden files pin): */
+    int seconds;            /* a kernel trace's times in seconds since its first
+                             * event (text; JSON adds "seconds"), not raw ticks */
+    int delta;              /* the time since the previous event shown (text: a
+                             * column; JSON: "delta") */
+    int totals;             /* the summary's events by CPU and class, with a total */
+    const struct dump_filter *filter;   /* NULL: every event */
 };
 
 /* What a dump found. */

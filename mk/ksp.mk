@@ -52,7 +52,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGET   = build/fuzz/fuzz_slot_decoder
 FUZZ_CORPUS   = fuzz/corpus/slot_decoder
 FUZZ_SRCS     = fuzz/fuzz_slot_decoder.c reference/slot/slot_decode.c reference/slot/slot_encode.c \
-                reference/slot/trace_file.c $(wildcard reference/dump/*.c)
+                reference/slot/trace_file.c reference/slot/trace_file_qnx.c $(wildcard reference/dump/*.c)
 
 fuzz-build: $(FUZZ_TARGET)
 

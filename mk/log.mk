@@ -21,7 +21,7 @@ LOG_READER_SRCS  = reference/log/log_reader.c reference/log/log_records.c refere
                    reference/shm/shm.c reference/shm/shm_lock.c \
                    reference/stream/attr.c
 FUZZ_LOG_SRCS    = fuzz/fuzz_log_reader.c $(LOG_READER_SRCS) reference/slot/slot_decode.c \
-                   reference/slot/slot_encode.c reference/slot/trace_file.c $(wildcard reference/dump/*.c)
+                   reference/slot/slot_encode.c reference/slot/trace_file.c reference/slot/trace_file_qnx.c $(wildcard reference/dump/*.c)
 
 # The slot decoder's target (mk/ksp.mk) compiles tracedump's library, whose
 # POSIX view (dump_posix.c) reads logs: it needs the log reader too.  Its

@@ -14,7 +14,7 @@
 VECRUN     ?= build/harness/vecrun
 VECRUN_SRCS = harness/vec/vecrun.c $(sort $(wildcard harness/vec/vec_*.c)) harness/common/vec_rule_results.c
 VECRUN_HDRS = $(wildcard harness/vec/vec_*.h harness/common/*.h) conformance/tests/ct_exec.h
-VECRUN_CFLAGS = $(STD_CFLAGS) $(LFS_CFLAGS) -pthread -Wall -Wextra \
+VECRUN_CFLAGS = $(STD_CFLAGS) $(LFS_CFLAGS) -pthread -Wall -Wextra -DVECRUN_VERSION=\"$(VERSION)\" \
                 $(if $(filter reference,$(IMPL)),-DVECRUN_EXACT $(CFLAGS) $(CFLAGS_AUTO), \
                      $(CFLAGS) $(filter-out -Werror,$(CFLAGS_AUTO)))
 VECTORS_DIR = vectors

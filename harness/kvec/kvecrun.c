@@ -277,7 +277,8 @@ static const char usage[] =
     "                 FAIL or UNRESOLVED)\n"
     "  --check [PATH...]  the syntax and the [KSP-n] tags of these vectors (default:\n"
     "                 all), one line FILE:LINE: what for each bad one; exit 2 if one is\n"
-    "  --bless ID     print the SHA-256 of the vector's file and write its dumps\n";
+    "  --bless ID     print the SHA-256 of the vector's file and write its dumps\n"
+    "  -h, --help     this text; --version: the version\n";
 
 int main(int argc, char **argv)
 {
@@ -324,6 +325,9 @@ int main(int argc, char **argv)
             action = a;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("kvecrun (posixtrace) %s\n", POSIXTRACE_VERSION);
             return 0;
         } else {
             fprintf(stderr, "kvecrun: unknown or incomplete argument \"%s\"\n%s", a, usage);

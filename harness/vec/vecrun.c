@@ -352,12 +352,20 @@ static int cmd_bless(const char *path, const struct vec_opts *o)
 static int command(const char *cmd, const char *arg, const char *dir,
                    const struct vec_opts *o, char **rest, int nrest);
 
+#ifndef VECRUN_VERSION          /* built outside mk/vectors.mk (tests) */
+#define VECRUN_VERSION "unknown"
+#endif
+
+static const char usage_text[] =
+    "usage: vecrun --dir DIR --list\n"
+    "       vecrun --dir DIR --run ID | --file PATH | --dir DIR --run-all\n"
+    "       vecrun --check PATH... | --bless PATH\n"
+    "       options: --timeout SECONDS, --options TRC,TEF,TRI,TRL\n"
+    "       vecrun --help | --version\n";
+
 static int usage(void)
 {
-    fputs("usage: vecrun --dir DIR --list\n"
-          "       vecrun --dir DIR --run ID | --file PATH | --dir DIR --run-all\n"
-          "       vecrun --check PATH... | --bless PATH\n"
-          "       options: --timeout SECONDS, --options TRC,TEF,TRI,TRL\n", stderr);
+    fputs(usage_text, stderr);
     return 2;
 }
 
@@ -424,7 +432,15 @@ int main(int argc, char **argv)
         return serve_main(argc, argv);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--dir") == 0 && i + 1 < argc) {
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            /* The suite's version: the Makefile's VERSION (mk/vectors.mk);
+             * vecrun builds against any vendor's <trace.h>, not ours. */
+            printf("vecrun (posixtrace suite) %s\n", VECRUN_VERSION);
+            return 0;
+        } else if (strcmp(a, "--dir") == 0 && i + 1 < argc) {
             dir = argv[++i];
         } else if (strcmp(a, "--timeout") == 0 && i + 1 < argc) {
             char *end;

@@ -78,6 +78,8 @@ struct dump_options {
     enum dump_format format;
     int no_events;                      /* the summary only (and errors) */
     const char *name;                   /* the file's name as shown */
+    int seconds, delta, totals;         /* as in struct dump_trace_options */
+    const struct dump_filter *filter;
     const struct dump_layer *layers;    /* asked before the kernel layer */
     size_t nlayers;
 };
@@ -138,7 +140,39 @@ struct dump_ctx {
     int errors_failed;          /* the temporary file for them could not be made */
     uint64_t nerrors_kept;
     uint64_t nevents;
+    /* times shown (seconds, delta) and what the filter let through */
+    uint64_t have_t0, rebased;          /* bit c: CPU c's origin known; set at a TIME */
+    uint64_t t0[SLOT_NCPUS];            /* each CPU's origin: its first event's time */
+    int have_prev;
+    double prev;                        /* the previous shown event's time as shown */
+    double time;                        /* the event being written's, as shown */
+    uint64_t prev_ticks;                /* the previous shown event's raw time */
+    uint64_t shown;
+    uint64_t by_cpu_class[SLOT_NCPUS][SLOT_NCLASSES];     /* totals: every event */
 };
+
+/* ---- times and filters (dump_filter.c) ------------------------------------------------ */
+
+/* Does the filter f (NULL: all) let the event through?  pid < 0: it has none. */
+int dump_filter_pass(const struct dump_filter *f, unsigned cpu, const char *class_name,
+                     const char *event_name, int64_t pid, double seconds);
+
+/* The process id among d's arguments ("pid"), or -1. */
+int64_t dump_desc_pid(const struct dump_desc *d);
+
+/* Seconds from t0 to t at cycles_per_sec (negative if t is earlier). */
+double dump_seconds(uint64_t t, uint64_t t0, uint64_t cycles_per_sec);
+
+/* The time of ev as shown: seconds since its CPU's first event (the CPUs'
+ * counters need not agree: the simulator's do not), or raw ticks; keeps
+ * the CPU's origin in c.  A CPU's events before its first TIME have a high
+ * word of 0 (KSP-17): at that TIME the origin takes the high word too. */
+double dump_shown_time(struct dump_ctx *c, const struct slot_event *ev);
+
+/* The summary's table of events by CPU and class with its total line
+ * (text: lines starting "#"; JSON: the "by_cpu" member's value). */
+void dump_totals_text(FILE *f, const uint64_t (*by)[SLOT_NCLASSES]);
+void dump_totals_json(FILE *f, const uint64_t (*by)[SLOT_NCLASSES]);
 
 void dump_text_begin(struct dump_ctx *c);
 void dump_text_event(struct dump_ctx *c, const struct slot_event *ev, const struct dump_desc *d);

@@ -65,7 +65,7 @@ void dump_json_event(struct dump_ctx *c, const struct slot_event *ev, const stru
     FILE *f = c->out;
 
     fprintf(f, "%s\n{\"offset\":%" PRIu64 ",\"cpu\":%u,\"class\":%u,\"class_name\":",
-            c->nevents ? "," : "", ev->offset, ev->cpu, ev->cls);
+            c->shown > 1 ? "," : "", ev->offset, ev->cpu, ev->cls);
     dump_json_str(f, d->class_name);
     fprintf(f, ",\"event\":%u,\"name\":", ev->event);
     dump_json_str(f, d->name);
@@ -74,7 +74,14 @@ void dump_json_event(struct dump_ctx *c, const struct slot_event *ev, const stru
             ev->complete ? "true" : "false");
     for (uint32_t i = 0; i < ev->nwords; i++)
         fprintf(f, i ? ",%" PRIu32 : "%" PRIu32, ev->words[i]);
-    fputs("],\"args\":{", f);
+    fputc(']', f);
+    if (c->o->seconds)
+        fprintf(f, ",\"seconds\":%.9f", c->time);
+    if (c->o->delta && c->o->seconds)
+        fprintf(f, ",\"delta\":%.9f", c->have_prev ? c->time - c->prev : 0.0);
+    else if (c->o->delta)
+        fprintf(f, ",\"delta\":%" PRId64, c->have_prev ? (int64_t)(ev->time - c->prev_ticks) : 0);
+    fputs(",\"args\":{", f);
     for (unsigned i = 0; i < d->nargs; i++) {
         if (i)
             fputc(',', f);
@@ -180,5 +187,11 @@ void dump_json_end(struct dump_ctx *c, const struct slot_summary *s, const char 
             s->buffer_seq_gaps, s->dropped_events, s->dropped_slots, s->errors);
     json_counts(f, "per_cpu", s->events_per_cpu, SLOT_NCPUS, 0);
     json_counts(f, "per_class", s->events_per_class, SLOT_NCLASSES, 1);
+    if (c->o->filter)
+        fprintf(f, ",\"shown\":%" PRIu64, c->shown);
+    if (c->o->totals) {
+        fputs(",\"by_cpu\":", f);
+        dump_totals_json(f, (const uint64_t (*)[SLOT_NCLASSES])c->by_cpu_class);
+    }
     fputs("}}\n", f);
 }

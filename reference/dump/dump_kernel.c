@@ -24,8 +24,12 @@ static const char *const thread_states[] = {
     "JOIN", "INTR", "SEM", "WAITCTX", "NET_SEND", "NET_REPLY",
 };
 
-/* The simulator's communication events (this project's codes). */
-static const char *const comm_names[] = { "smsg", "spulse", "rmsg", "rpulse", "reply", "error" };
+/* The communication events, by QNX 6's codes (_NTO_TRACE_COMM_SMSG 0 ...
+ * _NTO_TRACE_COMM_ERROR 11; traceprinter's SND_MESSAGE ... MSG_ERROR):
+ * reference/kernel/KERNEL.md, "Stock QNX tools". */
+static const char *const comm_names[] = { "smsg", "spulse", "rmsg", "rpulse", "spulse_exe",
+                                          "spulse_dis", "spulse_dea", "spulse_un", "spulse_qun",
+                                          "signal", "reply", "error" };
 
 const char *dump_class_name(unsigned cls)
 {

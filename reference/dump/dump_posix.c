@@ -73,6 +73,10 @@ struct pctx {
     int errors_failed;
     uint64_t nerrors;
     uint64_t nevents;
+    uint64_t shown;             /* events the filter let through */
+    int have_prev;
+    uint64_t prev_ts;           /* the previous shown event's timestamp (ns) */
+    uint64_t by_cpu_class[SLOT_NCPUS][SLOT_NCLASSES];   /* totals: SYSTEM and USER */
 };
 
 /* A string for text output: printable ASCII, the rest escaped. */
@@ -194,8 +198,8 @@ static void print_header_text(struct pctx *c, const struct log_reader *r)
                 s->events, s->stream_lost, s->log_lost);
     }
     if (!c->o->no_events)
-        fprintf(f, "# %10s %7s %-20s %4s %-28s %s\n", "offset", "segment", "timestamp", "id",
-                "name", "origin, truncation, data");
+        fprintf(f, "# %10s %7s %-20s%s %4s %-28s %s\n", "offset", "segment", "timestamp",
+                c->o->delta ? "          delta" : "", "id", "name", "origin, truncation, data");
 }
 
 static void print_header_json(struct pctx *c, const struct log_reader *r)
@@ -272,11 +276,15 @@ static void print_event(struct pctx *c, const struct log_reader *r, const struct
     uint32_t len = e->h.len & REC_LEN_MASK;
     const char *trunc = (e->h.len & REC_TRUNCATED) ? "record" : "none";
     name_of(r, e->h.id, name);
+    double delta = c->have_prev ? dump_seconds(e->h.ts, c->prev_ts, 1000000000u) : 0.0;
     if (!c->json) {
-        fprintf(f, "%12" PRIu64 " %7" PRIu32 " %10" PRIu64 ".%09" PRIu64 " %4u %-28s pid=%"
-                PRIu32 " thread=0x%" PRIx64 " cpu=%d prog=0x%" PRIx64 " trunc=%s len=%" PRIu32,
-                e->offset, e->seg_seq, e->h.ts / 1000000000u, e->h.ts % 1000000000u, e->h.id,
-                name, e->h.pid, e->h.thread, (int)e->h.cpu, e->h.prog, trunc, len);
+        fprintf(f, "%12" PRIu64 " %7" PRIu32 " %10" PRIu64 ".%09" PRIu64, e->offset, e->seg_seq,
+                e->h.ts / 1000000000u, e->h.ts % 1000000000u);
+        if (c->o->delta)
+            fprintf(f, " %+14.9f", delta);
+        fprintf(f, " %4u %-28s pid=%" PRIu32 " thread=0x%" PRIx64 " cpu=%d prog=0x%" PRIx64
+                " trunc=%s len=%" PRIu32, e->h.id, name, e->h.pid, e->h.thread, (int)e->h.cpu,
+                e->h.prog, trunc, len);
         if (len)
             fputs(" data=", f);
         for (uint32_t i = 0; i < len; i++)
@@ -285,14 +293,33 @@ static void print_event(struct pctx *c, const struct log_reader *r, const struct
         return;
     }
     fprintf(f, "%s\n{\"offset\":%" PRIu64 ",\"segment\":%" PRIu32 ",\"id\":%u,\"name\":",
-            c->nevents ? "," : "", e->offset, e->seg_seq, e->h.id);
+            c->shown > 1 ? "," : "", e->offset, e->seg_seq, e->h.id);
     dump_json_str(f, name);
     fprintf(f, ",\"pid\":%" PRIu32 ",\"thread\":%" PRIu64 ",\"prog\":%" PRIu64 ",\"cpu\":%d,"
             "\"timestamp_ns\":%" PRIu64 ",\"truncation\":\"%s\",\"len\":%" PRIu32
             ",\"data\":\"", e->h.pid, e->h.thread, e->h.prog, (int)e->h.cpu, e->h.ts, trunc, len);
     for (uint32_t i = 0; i < len; i++)
         fprintf(f, "%02x", e->data[i]);
-    fputs("\"}", f);
+    fputc('"', f);
+    if (c->o->delta)
+        fprintf(f, ",\"delta\":%.9f", delta);
+    fputc('}', f);
+}
+
+/* Counts e in the totals; 1 if the filter shows it. */
+static int count_and_filter(struct pctx *c, const struct log_reader *r, const struct log_event *e)
+{
+    char name[TRACE_EVENT_NAME_MAX + 1];
+    unsigned cls = event_names_system(e->h.id, name) == 0 ? SLOT_CLASS_SYSTEM : SLOT_CLASS_USER;
+    unsigned cpu = (unsigned)e->h.cpu;
+
+    if (c->o->totals && cpu < SLOT_NCPUS)
+        c->by_cpu_class[cpu][cls]++;
+    if (c->o->filter == NULL)
+        return 1;
+    name_of(r, e->h.id, name);
+    return dump_filter_pass(c->o->filter, cpu, dump_class_name(cls), name, (int64_t)e->h.pid,
+                            (double)e->h.ts / 1e9);
 }
 
 /* Copies the errors kept so far to the output. */
@@ -319,6 +346,11 @@ static void print_end(struct pctx *c, const struct log_reader *r, const char *fa
                 " skipped, %" PRIu64 " cut short; %" PRIu64 " records that are no POSIX event; "
                 "integrity errors %" PRIu64 "\n", s->events, s->segments, s->segments_skipped,
                 s->segments_cut, s->bad_records, c->nerrors);
+        if (c->o->filter)
+            fprintf(f, "#   shown %" PRIu64 " of %" PRIu64 " events (filtered)\n", c->shown,
+                    s->events);
+        if (c->o->totals)
+            dump_totals_text(f, (const uint64_t (*)[SLOT_NCLASSES])c->by_cpu_class);
         if (complete)
             fputs("# the log was shut down: complete\n", f);
         else
@@ -335,9 +367,16 @@ static void print_end(struct pctx *c, const struct log_reader *r, const char *fa
     } else {
         fprintf(f, "{\"events\":%" PRIu64 ",\"segments\":%" PRIu64 ",\"segments_skipped\":%"
                 PRIu64 ",\"segments_cut\":%" PRIu64 ",\"bad_records\":%" PRIu64
-                ",\"errors\":%" PRIu64 ",\"complete\":%s}", s->events, s->segments,
+                ",\"errors\":%" PRIu64 ",\"complete\":%s", s->events, s->segments,
                 s->segments_skipped, s->segments_cut, s->bad_records, c->nerrors,
                 complete ? "true" : "false");
+        if (c->o->filter)
+            fprintf(f, ",\"shown\":%" PRIu64, c->shown);
+        if (c->o->totals) {
+            fputs(",\"by_cpu\":", f);
+            dump_totals_json(f, (const uint64_t (*)[SLOT_NCLASSES])c->by_cpu_class);
+        }
+        fputc('}', f);
     }
     fputs(",\n\"fatal\":", f);
     if (fatal) {
@@ -382,8 +421,11 @@ static int run(const struct log_source *src, FILE *out, const struct dump_option
     }
     struct log_event e;
     while (log_reader_next(r, &e)) {
-        if (!o->no_events)
+        if (count_and_filter(&c, r, &e) && ++c.shown && !o->no_events) {
             print_event(&c, r, &e);
+            c.prev_ts = e.h.ts;
+            c.have_prev = 1;
+        }
         c.nevents++;
     }
     int have;

@@ -29,7 +29,10 @@ static void on_event(void *user, const struct slot_event *ev)
     struct dump_ctx *c = user;
     struct dump_desc d;
 
-    if (c->o->no_events) {
+    if (c->o->totals && ev->cpu < SLOT_NCPUS && ev->cls < SLOT_NCLASSES)
+        c->by_cpu_class[ev->cpu][ev->cls]++;
+    double shown = dump_shown_time(c, ev);     /* keeps the CPU's origin: every event */
+    if (c->o->no_events && c->o->filter == NULL) {
         c->nevents++;
         return;
     }
@@ -44,11 +47,22 @@ static void on_event(void *user, const struct slot_event *ev)
     }
     if (d.class_name == NULL)
         d.class_name = dump_class_name(ev->cls);
+    c->nevents++;
+    if (c->o->filter &&
+        !dump_filter_pass(c->o->filter, ev->cpu, d.class_name, d.name, dump_desc_pid(&d),
+                          shown))
+        return;
+    c->shown++;                 /* counted with or without event lines (--summary) */
+    if (c->o->no_events)
+        return;
+    c->time = shown;
     if (c->o->format == DUMP_JSON)
         dump_json_event(c, ev, &d);
     else
         dump_text_event(c, ev, &d);
-    c->nevents++;
+    c->prev = shown;
+    c->prev_ticks = ev->time;
+    c->have_prev = 1;
 }
 
 static void on_error(void *user, const struct slot_error *e)

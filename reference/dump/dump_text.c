@@ -37,7 +37,9 @@ void dump_text_begin(struct dump_ctx *c)
         fputc('\n', f);
     }
     if (!c->o->no_events)
-        fprintf(f, "# %10s %3s %-18s %-8s %-20s %s\n", "offset", "cpu", "time", "class",
+        fprintf(f, "# %10s %3s %-18s%s %-8s %-20s %s\n", "offset", "cpu",
+                c->o->seconds ? "seconds" : "time", !c->o->delta ? ""
+                : c->o->seconds ? "          delta" : "                delta", "class",
                 "event", "data");
 }
 
@@ -65,8 +67,17 @@ static void args(FILE *f, const struct slot_event *ev, const struct dump_desc *d
 void dump_text_event(struct dump_ctx *c, const struct slot_event *ev, const struct dump_desc *d)
 {
     FILE *f = c->out;
-    fprintf(f, "%12" PRIu64 " %3u 0x%016" PRIx64 " %-8s %-20s", ev->offset, ev->cpu, ev->time,
-            d->class_name, d->name);
+    double delta = c->have_prev ? c->time - c->prev : 0.0;
+    fprintf(f, "%12" PRIu64 " %3u ", ev->offset, ev->cpu);
+    if (c->o->seconds)
+        fprintf(f, "%18.9f", c->time);
+    else
+        fprintf(f, "0x%016" PRIx64, ev->time);
+    if (c->o->delta && c->o->seconds)
+        fprintf(f, " %+14.9f", delta);
+    else if (c->o->delta)       /* ticks: signed, another CPU's clock may be behind */
+        fprintf(f, " %+20" PRId64, c->have_prev ? (int64_t)(ev->time - c->prev_ticks) : 0);
+    fprintf(f, " %-8s %-20s", d->class_name, d->name);
     if (ev->combine && ev->complete)
         fprintf(f, " [%" PRIu32 " slots]", ev->nslots);
     else if (ev->combine)
@@ -108,4 +119,9 @@ void dump_text_end(struct dump_ctx *c, const struct slot_summary *s)
         if (s->events_per_class[i])
             fprintf(f, " %s:%" PRIu64, dump_class_name(i), s->events_per_class[i]);
     fputc('\n', f);
+    if (c->o->filter)
+        fprintf(f, "#   shown %" PRIu64 " of %" PRIu64 " events (filtered)\n", c->shown,
+                s->events);
+    if (c->o->totals)
+        dump_totals_text(f, (const uint64_t (*)[SLOT_NCLASSES])c->by_cpu_class);
 }

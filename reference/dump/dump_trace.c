@@ -32,7 +32,8 @@ static int run(int fd, const void *mem, size_t len, FILE *out,
         return export_trace(fd, mem, len, to->format, to->ctf_dir, out, to->name, r, err,
                             errlen);
     struct dump_options o = { .format = to->format, .no_events = to->no_events,
-                              .name = to->name };
+                              .name = to->name, .seconds = to->seconds, .delta = to->delta,
+                              .totals = to->totals, .filter = to->filter };
     int posix = is_posix_log(fd, mem, len), rc;
 
     memset(r, 0, sizeof *r);

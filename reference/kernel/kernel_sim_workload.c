@@ -216,7 +216,9 @@ void ksim_workload_next(struct ksim_workload *w, unsigned cpu, struct ksim_event
         fill_random(r, d, 0, ev->nwords);
         break;
     default:            /* COMM: connection or receive id, and the peer's pid */
-        set(ev, _NTO_TRACE_COMM, ksim_rng_below(r, 6));
+        /* QNX's codes: message send/receive, pulse send/receive, reply (10)
+         * and error (11); one draw, as before. */
+        set(ev, _NTO_TRACE_COMM, (unsigned[]){ 0, 1, 2, 3, 10, 11 }[ksim_rng_below(r, 6)]);
         d[0] = ksim_rng_below(r, 1024);
         d[1] = 1 + ksim_rng_below(r, 8192);
         if (ksim_rng_below(r, 5) == 0 && maxw >= 4) {

@@ -79,7 +79,8 @@ static int is_std_key(const char *k, size_t n)
             return 1;
     return (n == 13 && (memcmp(k, "LITTLE_ENDIAN", 13) == 0)) ||
            (n == 10 && (memcmp(k, "BIG_ENDIAN", 10) == 0 || memcmp(k, END_KEY, 10) == 0)) ||
-           (n == 12 && memcmp(k, "HEADER_BEGIN", 12) == 0);
+           (n == 12 && memcmp(k, "HEADER_BEGIN", 12) == 0) ||
+           (n == sizeof TRACE_FILE_PAD_KEY - 1 && memcmp(k, TRACE_FILE_PAD_KEY, n) == 0);
 }
 
 /* ---- writing ------------------------------------------------------------------ */
@@ -118,32 +119,15 @@ static int value_ok(const char *v)
     return v == NULL || find_key((const unsigned char *)v, 0, n) == n;
 }
 
-int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t cap,
-                            size_t *len)
+/* The header's text with a pad of `pad` filler bytes into buf[0..cap-1]
+ * (nothing if buf is NULL); returns its length.  m is valid. */
+static size_t build(const struct trace_file_meta *m, char *buf, size_t cap, unsigned pad)
 {
-    const char *text[] = { m ? m->file_name : NULL, m ? m->date : NULL,
-                           m ? m->boot_date : NULL, m ? m->sysname : NULL,
-                           m ? m->nodename : NULL, m ? m->sys_release : NULL,
-                           m ? m->sys_version : NULL, m ? m->machine : NULL };
     struct out o = { buf, buf ? cap : 0, 0 };
+    char filler[TRACE_FILE_PAD_MAX + 1];
 
-    if (m == NULL || len == NULL || m->cycles_per_sec == 0 || m->cpu_num < 1 ||
-        m->cpu_num > SLOT_NCPUS || (m->syspage == NULL && m->syspage_len > 0) ||
-        (m->extra == NULL && m->nextra > 0))
-        return EINVAL;
-    for (unsigned i = 0; i < sizeof text / sizeof text[0]; i++)
-        if (!value_ok(text[i]))
-            return EINVAL;
-    for (size_t i = 0; i < m->nextra; i++) {
-        const char *k = m->extra[i].key;
-        size_t kn = k ? strlen(k) : 0;
-        if (kn == 0 || is_std_key(k, kn) || !value_ok(m->extra[i].value))
-            return EINVAL;
-        for (size_t j = 0; j < kn; j++)
-            if (!key_char((unsigned char)k[j]))
-                return EINVAL;
-    }
-
+    memset(filler, TRACE_FILE_PAD_BYTE, pad);
+    filler[pad] = '\0';
     put(&o, BEGIN_TOKEN, sizeof BEGIN_TOKEN - 1);
     put_pair(&o, "FILE_NAME", m->file_name);
     put_pair(&o, "DATE", m->date);
@@ -164,12 +148,71 @@ int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t c
     put_num(&o, "SYSPAGE_LEN", m->syspage_len);
     for (size_t i = 0; i < m->nextra; i++)
         put_pair(&o, m->extra[i].key, m->extra[i].value);
+    put_pair(&o, TRACE_FILE_PAD_KEY, filler);
     put_pair(&o, END_KEY, NULL);
+    return o.len;
+}
 
-    *len = o.len;
-    if (o.len > TRACE_FILE_HEADER_MAX || m->nextra + NSTD > TRACE_FILE_ATTRS_MAX)
+/* The pad that lets QNX's stock parser read the header (0 if none does:
+ * a value too long for its window, which no pad mends), or -1 (ENOMEM). */
+static int stock_parser_pad(const struct trace_file_meta *m, size_t len0)
+{
+    size_t cap = len0 + TRACE_FILE_PAD_MAX;
+    char *tmp = malloc(cap);
+    int pad = 0;
+
+    if (tmp == NULL)
+        return -1;
+    /* The window holding the pad key starts before it, wherever the pad's
+     * value ends: of 13 lengths at most 12 put the window's end inside
+     * the 12 bytes of HEADER_END:: (trace_file_qnx.c). */
+    for (unsigned k = 0; k <= TRACE_FILE_PAD_MAX; k++) {
+        size_t n = build(m, tmp, cap, k);
+        if (trace_file_qnx_outcome(tmp, n, NULL) == TRACE_QNX_PARSED) {
+            pad = (int)k;
+            break;
+        }
+    }
+    free(tmp);
+    return pad;
+}
+
+int trace_file_header_build(const struct trace_file_meta *m, char *buf, size_t cap,
+                            size_t *len)
+{
+    const char *text[] = { m ? m->file_name : NULL, m ? m->date : NULL,
+                           m ? m->boot_date : NULL, m ? m->sysname : NULL,
+                           m ? m->nodename : NULL, m ? m->sys_release : NULL,
+                           m ? m->sys_version : NULL, m ? m->machine : NULL };
+
+    if (m == NULL || len == NULL || m->cycles_per_sec == 0 || m->cpu_num < 1 ||
+        m->cpu_num > SLOT_NCPUS || (m->syspage == NULL && m->syspage_len > 0) ||
+        (m->extra == NULL && m->nextra > 0))
+        return EINVAL;
+    for (unsigned i = 0; i < sizeof text / sizeof text[0]; i++)
+        if (!value_ok(text[i]))
+            return EINVAL;
+    for (size_t i = 0; i < m->nextra; i++) {
+        const char *k = m->extra[i].key;
+        size_t kn = k ? strlen(k) : 0;
+        if (kn == 0 || is_std_key(k, kn) || !value_ok(m->extra[i].value))
+            return EINVAL;
+        for (size_t j = 0; j < kn; j++)
+            if (!key_char((unsigned char)k[j]))
+                return EINVAL;
+    }
+
+    size_t len0 = build(m, NULL, 0, 0);
+    *len = len0;
+    if (len0 > TRACE_FILE_HEADER_MAX || m->nextra + NSTD > TRACE_FILE_ATTRS_MAX)
         return EINVAL;     /* a reader would refuse it */
-    return o.len <= cap ? 0 : ENOSPC;
+    int pad = stock_parser_pad(m, len0);
+    if (pad < 0)
+        return ENOMEM;
+    if (len0 + (size_t)pad > TRACE_FILE_HEADER_MAX)
+        pad = 0;           /* our readers' limit comes first */
+    *len = build(m, buf, cap, (unsigned)pad);
+    return *len <= cap ? 0 : ENOSPC;
 }
 
 void trace_file_slots_le(const traceevent_t *s, size_t n, unsigned char *out)
@@ -366,6 +409,11 @@ int trace_file_parse(const void *buf, size_t len, uint64_t file_len,
         size_t vstart = pos + tok, vend = find_key(p, vstart, limit);
         if (vend == limit)
             break;
+        if (keylen == sizeof TRACE_FILE_PAD_KEY - 1 &&
+            memcmp(key, TRACE_FILE_PAD_KEY, keylen) == 0) {
+            pos = vend;     /* the writer's padding for stock parsers: no attribute */
+            continue;
+        }
         if (memchr(p + vstart, '\0', vend - vstart) != NULL)
             return fail(err, errlen, EINVAL, vstart, "malformed header: a NUL byte in the "
                         "value of TRACE_%.*s::", (int)keylen, key);

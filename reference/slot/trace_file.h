@@ -27,4 +27,20 @@ void trace_file_slots_le(const traceevent_t *s, size_t n, unsigned char *out);
 void trace_file_feed(const struct trace_file_info *info, struct slot_decoder *d,
                      const void *bytes, size_t n, uint64_t offset);
 
+/* How QNX 6's stock libtraceparser (traceprinter) would read the header of
+ * file[0..len-1] (trace_file_qnx.c models its window search):
+ * TRACE_QNX_PARSED, *end (if not NULL) set to the offset after
+ * TRACE_HEADER_END::; TRACE_QNX_FAILS, it gives up; TRACE_QNX_LOOPS, it
+ * re-reads the same bytes forever. */
+enum { TRACE_QNX_PARSED, TRACE_QNX_FAILS, TRACE_QNX_LOOPS };
+int trace_file_qnx_outcome(const void *file, size_t len, uint64_t *end);
+
+/* The key the writer puts last, before TRACE_HEADER_END::, with 0 to
+ * TRACE_FILE_PAD_MAX filler bytes as its value, so that the stock parser's
+ * window never ends inside TRACE_HEADER_END:: (KERNEL.md, "Stock QNX
+ * tools").  Readers skip it. */
+#define TRACE_FILE_PAD_KEY  "PAD"
+#define TRACE_FILE_PAD_MAX  12
+#define TRACE_FILE_PAD_BYTE '-'
+
 #endif /* POSIXTRACE_TRACE_FILE_H */

@@ -96,7 +96,9 @@ START_TEST(test_kernel_names)
     named(SLOT_CLASS_USER, 12, w, 2, "USER", "user:12", NULL, 0);
     named(SLOT_CLASS_SYSTEM, 3, w, 2, "SYSTEM", "system:3", NULL, 0);
     named(SLOT_CLASS_COMM, 0, w, 2, "COMM", "smsg", NULL, 0);
-    named(SLOT_CLASS_COMM, 9, w, 2, "COMM", "comm:9", NULL, 0);
+    named(SLOT_CLASS_COMM, 4, w, 2, "COMM", "spulse_exe", NULL, 0);   /* QNX's codes */
+    named(SLOT_CLASS_COMM, 10, w, 2, "COMM", "reply", NULL, 0);
+    named(SLOT_CLASS_COMM, 12, w, 2, "COMM", "comm:12", NULL, 0);
     named(SLOT_CLASS_EMPTY, 4, w, 2, "EMPTY", "EMPTY:4", NULL, 0);
 
     /* A process name: the bytes after ppid and pid, to the NUL. */

@@ -1388,7 +1388,7 @@ START_TEST(test_header_round_trip)
              "TRACE_NODENAME::localhostTRACE_SYS_RELEASE::6.4.1"
              "TRACE_SYS_VERSION::2009/05/20-17:35:56EDTTRACE_MACHINE::x86pc"
              "TRACE_SYSPAGE_LEN::%zuTRACE_SIM_SEED::42TRACE_SIM_MODE::linear buffers"
-             "TRACE_HEADER_END::", host_is_big() ? "BIG_ENDIAN" : "LITTLE_ENDIAN",
+             "TRACE_PAD::TRACE_HEADER_END::", host_is_big() ? "BIG_ENDIAN" : "LITTLE_ENDIAN",
              sizeof syspage);
     ck_assert_uint_eq(len, strlen(want));
     ck_assert_mem_eq(text, want, len);
@@ -1456,6 +1456,37 @@ START_TEST(test_header_round_trip)
 }
 END_TEST
 
+/* KSP-23: the writer ends the header with TRACE_PAD:: and 0-12 filler bytes
+ * (QNX's stock traceprinter reads it: KERNEL.md "Stock QNX tools"); the
+ * parser skips the key, and reads a header without it alike. */
+START_TEST(test_header_pad_for_stock_parsers)
+{
+    static struct trace_file_info padded, plain;
+    char text[2048], old[2048], err[256];
+    size_t len;
+    struct trace_file_meta m = test_meta(NULL, 0);
+
+    ck_assert_int_eq(trace_file_header_build(&m, text, sizeof text, &len), 0);
+    text[len] = '\0';
+    const char *pad = strstr(text, "TRACE_PAD::"), *end = strstr(text, "TRACE_HEADER_END::");
+    ck_assert_ptr_nonnull(pad);
+    ck_assert_uint_le((size_t)(end - pad), sizeof "TRACE_PAD::" - 1 + TRACE_FILE_PAD_MAX);
+    ck_assert_int_eq(trace_file_qnx_outcome(text, len, NULL), TRACE_QNX_PARSED);
+    ck_assert_int_eq(trace_file_parse(text, len, len, &padded, err, sizeof err), 0);
+    ck_assert_ptr_null(trace_file_value(&padded, "PAD"));
+
+    size_t n = (size_t)(pad - text);        /* the same header as written before the pad */
+    memcpy(old, text, n);
+    memcpy(old + n, end, len - (size_t)(end - text));
+    size_t oldlen = n + len - (size_t)(end - text);
+    ck_assert_int_eq(trace_file_parse(old, oldlen, oldlen, &plain, err, sizeof err), 0);
+    ck_assert_uint_eq(plain.nattrs, padded.nattrs);
+    for (unsigned i = 0; i < plain.nattrs; i++)
+        ck_assert_str_eq(trace_file_value_at(&plain, i), trace_file_value_at(&padded, i));
+    ck_assert_uint_eq(padded.header_len - plain.header_len, (size_t)(end - pad));
+}
+END_TEST
+
 /* KSP-23: the writer refuses what a reader could not read back. */
 START_TEST(test_header_writer_refuses)
 {
@@ -1478,7 +1509,7 @@ START_TEST(test_header_writer_refuses)
     static const struct trace_file_attr bad_keys[][1] = {
         { { "lower", "v" } }, { { "", "v" } }, { { "CPU_NUM", "3" } },
         { { "HEADER_END", "" } }, { { "BIG_ENDIAN", "TRUE" } }, { { "A-B", "v" } },
-        { { "OK", "xTRACE_Y::" } },
+        { { "OK", "xTRACE_Y::" } }, { { "PAD", "" } },    /* the writer's own last key */
     };
     for (size_t i = 0; i < sizeof bad_keys / sizeof bad_keys[0]; i++) {
         m = test_meta(NULL, 0);
@@ -1944,6 +1975,7 @@ Suite *suite_slot(void)
     tcase_add_test(tc, test_round_trip_one_at_a_time);
     tcase_add_test(tc, test_header_round_trip);
     tcase_add_test(tc, test_header_writer_refuses);
+    tcase_add_test(tc, test_header_pad_for_stock_parsers);
     tcase_add_test(tc, test_header_rejections);
     tcase_add_test(tc, test_file_cut_slot);
     tcase_add_test(tc, test_file_other_byte_order);

@@ -49,6 +49,7 @@ static const char usage[] =
     "      --verify             read the file back: accounting and the kernel's rules\n"
     "  -q, --quiet              no summary\n"
     "  -h, --help               this text\n"
+    "      --version            the version\n"
     "\n"
     "The same options give the same file, byte for byte, on every machine.\n";
 
@@ -96,6 +97,10 @@ static int parse(int argc, char **argv, struct opts *o)
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 #define IS(s, l) (strcmp(a, s) == 0 || strcmp(a, l) == 0)
 #define NUM(min, max) do { if ((rc = number(a, val, min, max, &v)) != 0) return rc; i++; } while (0)
+        if (strcmp(a, "--version") == 0) {
+            printf("tracesim (posixtrace) %s\n", POSIXTRACE_VERSION);
+            exit(0);
+        }
         if (IS("-h", "--help")) {
             fputs(usage, stdout);
             exit(0);
