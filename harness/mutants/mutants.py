@@ -531,8 +531,12 @@ MUTANTS = [
         "what": "eventset_empty leaves the object's bytes as they were",
         "edits": [("stream/eventset.c", "    memset(set, 0, sizeof *set);                        /* S0158 */",
                    "    (void)set;")],
+        # xsh211.start-data-tef builds the sets it expects in START events with
+        # posix_trace_eventset_empty: whether an uncleared set happens to hold
+        # what was expected depends on the bytes left on the stack.
         "collateral": ["eventset*", "set_filter.*", "get_filter.retrieves",
-                       "event.filtered-no-effect", "trace_h.prototypes-tef"],
+                       "event.filtered-no-effect", "trace_h.prototypes-tef",
+                       "xsh211.start-data-tef"],
     },
     {
         "name": "tef-fill-system-has-user",
