@@ -22,8 +22,11 @@ def _svg_of(kvecrun, tracedump, test_id, folder):
                        stderr=subprocess.DEVNULL, timeout=120)
         if not os.path.isfile(kev):
             return None
-        p = subprocess.run([tracedump, "--svg", kev], stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, timeout=300)
+        # Run in the folder, on the file's own name: the picture's title is
+        # then "ksp.sim.small.kev", not a temporary path of this machine.
+        p = subprocess.run([os.path.abspath(tracedump), "--svg", os.path.basename(kev)],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=300,
+                           cwd=folder)
     except (OSError, subprocess.TimeoutExpired):
         return None
     svg = p.stdout.decode("utf-8", errors="replace")
