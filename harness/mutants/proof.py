@@ -18,6 +18,11 @@ against each, and reports per mutant:
            declared collateral does not cover (shown, not counted: a test of
            another rule that needs the broken behaviour for its own setup).
 
+A mutant that is not both killed and blamed is run again, up to RUNS runs in
+all: some mutants show their bug only in some interleavings of a test's
+processes (a traced child recording as its controller exits); the line of
+such a mutant says on which run it was caught.
+
 It prints a line per mutant and the two figures, writes DIR/mutants.json
 (default reports/), and exits 1 if fewer than 100% are killed or fewer than
 95% blamed, 2 if something could not be built or run.  A mutant whose rule
@@ -44,6 +49,7 @@ import build as mb      # noqa: E402
 import mutants as mm    # noqa: E402
 
 KILL_MIN = 1.0          # every measurable mutant must be caught
+RUNS = 3                # a mutant not caught is run again, up to this many runs in all
 BLAME_MIN = 0.95        # and at least 95% of them blamed on their own rule
 
 BAD = ("FAIL", "UNRESOLVED")
@@ -89,6 +95,9 @@ def line(v):
                            "blamed" if v["blamed"] else "MISSED")
     extra = "  (+%d other rule%s)" % (len(v["other"]), "" if len(v["other"]) == 1 else "s") \
         if v["other"] else ""
+    if v.get("runs", 1) > 1:
+        extra += "  (%s on run %d of up to %d)" % (
+            "caught" if v["killed"] and v["blamed"] else "not caught", v["runs"], RUNS)
     return "%s  %-34s %s: %s%s" % (flags, v["name"], v["rule"], v["rule_result"], extra)
 
 
@@ -132,8 +141,17 @@ def run(names, reports, verbose, out=sys.stdout):
             d = os.path.join(wd, m["name"])
             impl = mb.Implementation(REPO, os.path.join(d, "impl"), base=base_impl)
             impl.edit(m["edits"], m["name"])
-            doc = harness(impl.build_shared(), "mutant " + m["name"], os.path.join(d, "rep"))
-            v = judge(m, doc, base)
+            so = impl.build_shared()
+            # A mutant some runs catch and others do not (its bug shows only
+            # in some interleavings of the processes of a test) is run again,
+            # up to RUNS times in all: it counts as caught if a run catches
+            # it, and its verdict says on which run.
+            for run in range(1, RUNS + 1):
+                doc = harness(so, "mutant " + m["name"], os.path.join(d, "rep%d" % run))
+                v = judge(m, doc, base)
+                if v["killed"] and v["blamed"]:
+                    break
+            v["runs"] = run
             v["duration_s"] = round(time.monotonic() - t0, 1)
             return v, doc
 
