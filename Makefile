@@ -179,7 +179,9 @@ FORCE:
 # runs those parts side by side, CHECK_JOBS at a time (one a processor), each
 # line of their output whole (-Oline); 'make check-all' runs them as make is
 # told (one at a time without -j).
-CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# The processors, asked once: the default of every *_JOBS below.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+CHECK_JOBS ?= $(NPROC)
 check:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Oline check-all
 check-all: check-unit $(CHECK_EXTRA)
@@ -196,7 +198,7 @@ check-unit check-valgrind:
 	@echo "$@: no unit tests yet (reference/tests/*.c)"
 else
 # Each suite in a process of its own, UNIT_JOBS at a time (reference/tests/run_suites.sh).
-UNIT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+UNIT_JOBS ?= $(NPROC)
 check-unit: all $(TEST_BIN)
 	CK_TIMEOUT_MULTIPLIER=$(or $(TIME_FACTOR),1) sh reference/tests/run_suites.sh $(UNIT_JOBS) \
 	    build/tests/suites $(TEST_WRAPPER) $(TEST_BIN)
@@ -205,7 +207,7 @@ check-unit: all $(TEST_BIN)
 # processor).  The multi-process stress test writes 20,000 events a thread
 # there (100,000 in the plain run): the same checks on a shorter run, as
 # memory errors do not need the long one.
-VALGRIND_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+VALGRIND_JOBS ?= $(NPROC)
 check-valgrind: all $(TEST_BIN)
 ifeq ($(VALGRIND),)
 	@echo "error: valgrind was not found by ./configure: install it ('make deps') and run ./configure again."; exit 1

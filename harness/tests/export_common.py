@@ -7,6 +7,8 @@ import json
 import os
 import subprocess
 
+import pytest
+
 from conftest import REPO
 
 TRACEDUMP = os.path.join(REPO, "build", "bin", "tracedump")
@@ -26,6 +28,11 @@ SIMS = {
 
 def built():
     return os.access(TRACEDUMP, os.X_OK) and os.access(TRACESIM, os.X_OK)
+
+
+# The mark of every export test: it needs the tools built.
+NEEDS_TOOLS = pytest.mark.skipif(not built(), reason="build/bin/tracedump and tracesim are "
+                                 "not built ('make')")
 
 
 def make_sims(folder):

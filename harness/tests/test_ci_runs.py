@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import PYTHON, REPO, RUN_PY, load, run_runner
+from conftest import PYTHON, REPO, RUN_PY, fake_tree, load, run_runner
 
 NO_HANG = ["--test", "fake.[!h]*"]         # every fake test but fake.hang
 
@@ -24,16 +24,7 @@ def write_json(path, doc):
 @pytest.fixture(scope="module")
 def fake_report(tmp_path_factory):
     """A report of the fake tests (rules that pass, fail, are UNRESOLVED)."""
-    from conftest import write_catalogue, write_spec
-    tmp = tmp_path_factory.mktemp("ci")
-    (tmp / "tree" / "conformance" / "tests").mkdir(parents=True)
-    env = {"root": str(tmp / "tree"), "catalogue": str(tmp / "cat.tsv"),
-           "spec": str(tmp / "spec"), "reports": str(tmp / "reports"),
-           "log": str(tmp / "runs.log"), "fake": os.path.join(os.path.dirname(__file__),
-                                                             "fixtures", "fake_tests.py"),
-           "tmp": str(tmp)}
-    write_catalogue(env["catalogue"])
-    write_spec(env["spec"])
+    env = fake_tree(tmp_path_factory.mktemp("ci"))
     run_runner(env, "-j", "4", *NO_HANG)
     return env, load(env)
 

@@ -17,8 +17,7 @@ import pytest
 
 import export_common as ec
 
-pytestmark = pytest.mark.skipif(not ec.built(), reason="build/bin/tracedump and tracesim are "
-                                "not built ('make')")
+pytestmark = ec.NEEDS_TOOLS
 
 TOP_KEYS = {"traceEvents", "displayTimeUnit", "systemTraceEvents", "otherData", "stackFrames",
             "samples", "controllerTraceDataKey"}

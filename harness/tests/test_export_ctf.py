@@ -22,8 +22,7 @@ import export_common as ec
 BABELTRACE = shutil.which("babeltrace2")
 
 pytestmark = [
-    pytest.mark.skipif(not ec.built(), reason="build/bin/tracedump and tracesim are not built "
-                       "('make')"),
+    ec.NEEDS_TOOLS,
     pytest.mark.skipif(BABELTRACE is None, reason="Debian's babeltrace2 is not installed "
                        "('make deps' installs it): the CTF export is not checked"),
 ]

@@ -22,8 +22,7 @@ import png_pixels
 RSVG = shutil.which("rsvg-convert")
 
 pytestmark = [
-    pytest.mark.skipif(not ec.built(), reason="build/bin/tracedump and tracesim are not built "
-                       "('make')"),
+    ec.NEEDS_TOOLS,
     pytest.mark.skipif(RSVG is None, reason="rsvg-convert is not installed (librsvg2-bin, "
                        "'make deps' installs it): the SVG is not rendered"),
 ]

@@ -21,8 +21,7 @@ import pytest
 
 import headless_chromium
 from reporting import report_html
-from conftest import REPO, run_runner, write_catalogue, write_spec
-from conftest import FIXTURES
+from conftest import REPO, fake_tree, load, run_runner
 
 CHROMIUM = headless_chromium.find()
 needs_chromium = pytest.mark.skipif(
@@ -35,16 +34,9 @@ VOID = {"meta", "br", "input", "col", "img", "hr", "link"}
 
 @pytest.fixture(scope="module")
 def doc(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("page")
-    env = {"root": str(tmp / "tree"), "catalogue": str(tmp / "cat.tsv"),
-           "spec": str(tmp / "spec"), "reports": str(tmp / "reports"),
-           "log": str(tmp / "runs.log"), "fake": os.path.join(FIXTURES, "fake_tests.py")}
-    os.makedirs(os.path.join(env["root"], "conformance", "tests"))
-    write_catalogue(env["catalogue"])
-    write_spec(env["spec"])
+    env = fake_tree(tmp_path_factory.mktemp("page"))
     run_runner(env, "--timeout", "2", "-j", "2")
-    with open(os.path.join(env["reports"], "conformance.json")) as f:
-        d = json.load(f)
+    d = load(env)
     for t in d["tests"]:
         if t["id"] == "fake.fail":
             t["message"] += " " + LONG_TOKEN

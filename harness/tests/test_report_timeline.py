@@ -17,7 +17,7 @@ import pytest
 
 import headless_chromium
 import png_pixels
-from conftest import FIXTURES, REPO, run_runner, write_catalogue, write_spec
+from conftest import REPO, fake_tree, load, run_runner
 from reporting import kvec_timelines, report_html
 
 BUILD = os.path.join(REPO, "build")
@@ -48,17 +48,9 @@ def failing_vectors(tmp_path_factory):
 @pytest.fixture(scope="module")
 def doc(tmp_path_factory):
     """A report of the fake tests, with the kernel vector's result added to a failing rule."""
-    tmp = tmp_path_factory.mktemp("page")
-    env = {"root": str(tmp / "tree"), "catalogue": str(tmp / "cat.tsv"),
-           "spec": str(tmp / "spec"), "reports": str(tmp / "reports"),
-           "log": str(tmp / "runs.log"), "fake": os.path.join(FIXTURES, "fake_tests.py")}
-    os.makedirs(os.path.join(env["root"], "conformance", "tests"))
-    write_catalogue(env["catalogue"])
-    write_spec(env["spec"])
+    env = fake_tree(tmp_path_factory.mktemp("page"))
     run_runner(env, "--timeout", "2", "-j", "2")
-    import json
-    with open(os.path.join(env["reports"], "conformance.json")) as f:
-        return json.load(f)
+    return load(env)
 
 
 def with_vector(doc, result, message):
