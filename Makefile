@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Makefile -- the one entry point: build, check, coverage, benchmarks, install.
 #
 # ./configure writes config.mk (toolchain, test tools, implementation under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_log_reader.c -- libFuzzer target: the trace log reader
  * (reference/log/log_reader.c, LOGFORMAT section 8) and tracedump's POSIX view

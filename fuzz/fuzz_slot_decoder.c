@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_slot_decoder.c -- libFuzzer target: the slot decoder, the trace file
  * reader and the dumper (tracedump's library) on any input.  Built with

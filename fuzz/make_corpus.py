@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """make_corpus.py -- (re)writes the seed corpus of the slot decoder's fuzz
 target, fuzz/corpus/slot_decoder/, from build/bin/tracesim (run 'make'
 first) and from slots written here.  Deterministic: the same files every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * make_log_corpus.c -- writes the seed corpus of the log reader's fuzz
  * target, fuzz/corpus/log_reader/ ('make fuzz-log-corpus', mk/log.mk).

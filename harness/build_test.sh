@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # harness/build_test.sh -- builds one portable test program,
 # conformance/tests/NAME.c, against the implementation under test, so that a
 # program that does not build is a result, not a stopped build.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # harness/compiler_errors.sh -- sourced by harness/build_test.sh and
 # harness/probe.sh, so that both pick a failed compile's message the same way.
 #

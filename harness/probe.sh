@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # harness/probe.sh -- compiles the compile probe conformance/probes/NAME.c,
 # part by part, for the test program conformance/tests/NAME.c.
 #

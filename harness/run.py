@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """run.py -- the conformance runner.
 
 Finds the test programs (build/conformance/<name>, built from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The flags of the language and the system interface every C file of the
 project is compiled for (-std=c11 -D_POSIX_C_SOURCE=200809L), as mk/std.mk
 spells them once, for the Python tools and tests that run the compiler

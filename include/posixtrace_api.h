@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <posixtrace_api.h> -- how the public headers mark the library's interface
  * (not for direct use).  __POSIXTRACE_BEGIN_API and __POSIXTRACE_END_API

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <posixtrace_codec.h> -- the codec of the kernel slot protocol
  * (spec/kernel-slot-protocol.md, rules KSP-n): the encoder that turns an

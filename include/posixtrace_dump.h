@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <posixtrace_dump.h> -- printing a trace file of the posixtrace reference:
  * a kernel trace (the kernel slot protocol, <posixtrace_codec.h>) one event a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <posixtrace_kernel.h> -- the simulated instrumented kernel of the
  * posixtrace reference: CPUs with their cycle counters, a seeded workload,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <posixtrace_sim.h> -- simulation control for the posixtrace reference.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <posixtrace_slot.h> -- the kernel slot protocol: the 16-byte event slot,
  * its header word, and the class, event and buffer constants of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <posixtrace_types.h> -- the trace types of XBD <sys/types.h> (trace_attr_t,
  * trace_event_id_t, trace_event_set_t, trace_id_t), in one place for the two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <trace.h> -- the POSIX Tracing option (IEEE Std 1003.1-2008, 2016 edition:
  * XBD <trace.h>, XSH 2.11), as provided by the posixtrace reference

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The include layering of the project's C code, checked against maint/layers.tsv.
 
 Every C file of the folders the table names is read for its #include lines.

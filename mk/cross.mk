@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/cross.mk -- the suite cross-built for another architecture and run under
 # qemu-user (README.md, "Another machine"; harness/wrappers/qemu-user):
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/export.mk -- the figures of tracedump's exports at 10 million events
 # (issue 17; reference/dump/EXPORT.md).  The exports' tests run with the other
 # pytest files ('make check-pytest': harness/tests/test_export_*.py,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/harness.mk -- the conformance harness: builds the portable tests
 # (conformance/tests/NAME.c, one program per file, with the framework ct.c) and
 # the implementation profile (harness/profile/profile.c) against the implementation

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/ksp.mk -- the kernel slot protocol's vectors, fuzzing and acceptance run
 # (vectors/ksp/README.md, fuzz/README.md, reference/kernel/KERNEL.md).
 #

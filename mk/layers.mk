@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/layers.mk -- the include layering of the C code (maint/README.md):
 # maint/layers.py checks every #include against maint/layers.tsv, the table of
 # which folder may include which, and finds include cycles between units.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/log.mk -- fuzzing the trace log reader (reference/log/LOGFORMAT.md section 8,
 # fuzz/README.md):
 #

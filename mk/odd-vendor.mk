@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/odd-vendor.mk -- the odd vendor (harness/vendors/odd/README.md): a fixture
 # that plays a vendor whose every implementation-defined choice differs from
 # the reference's, built as a thin adapter over the reference.  The suite (the

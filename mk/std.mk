@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/std.mk -- the language and the system interface every C file of the
 # project is compiled for, spelled here once: C11 and POSIX.1-2008.  Read by
 # the Makefile (which includes mk/*.mk), configure (its compile checks) and

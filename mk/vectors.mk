@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/vectors.mk -- the golden vectors (vectors/, vectors/README.md): their
 # interpreter build/harness/vecrun, built against the implementation under
 # test, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * header_trace_h.c -- compile probe for the <trace.h> rules of
  * conformance/tests/header_trace_h.c (XBD <trace.h>; XSH 2.11.1, 2.11.2):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * inherit.c -- compile probe for the TRI rules of <trace.h> checked by
  * conformance/tests/inherit.c: trace_h.constants-tri and

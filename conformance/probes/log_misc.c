@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_misc.c -- compile probe for the TRL rules of <trace.h> checked by
  * conformance/tests/log_misc.c (XBD <trace.h>): the four TRL members of

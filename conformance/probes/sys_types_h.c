@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sys_types_h.c -- compile probe for rules sys_types_h.trace-types and
  * sys_types_h.trace_event_set_t (XBD <sys/types.h>): <sys/types.h> alone,

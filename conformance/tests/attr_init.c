@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * attr_init.c -- posix_trace_attr_init() and posix_trace_attr_destroy()
  * (XSH posix_trace_attr_destroy; XSH 2.11.1.2 Trace Stream Attributes).

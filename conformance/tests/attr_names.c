@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * attr_names.c -- posix_trace_attr_getclockres(), posix_trace_attr_getcreatetime(),
  * posix_trace_attr_getgenversion(), posix_trace_attr_getname() and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * attr_policy.c -- posix_trace_attr_getstreamfullpolicy() and
  * posix_trace_attr_setstreamfullpolicy() (XSH posix_trace_attr_getinherited),

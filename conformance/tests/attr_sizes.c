@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * attr_sizes.c -- the size attributes (XSH posix_trace_attr_getlogsize):
  * posix_trace_attr_get/setmaxdatasize(), posix_trace_attr_get/setstreamsize(),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clear.c -- posix_trace_clear() (XSH posix_trace_clear; XBD 4.19): the stream
  * is reinitialised as if just created, keeping its resources, its event name

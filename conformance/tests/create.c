@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * create.c -- posix_trace_create() (XSH posix_trace_create): the stream it
  * makes, its attributes, its trace id, its errors; and one attributes object

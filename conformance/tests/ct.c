@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct.c -- the runtime of the conformance test framework (ct.h): test
  * registration, main() with the harness protocol (--list, --run), result

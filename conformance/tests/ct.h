@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct.h -- the framework of the portable conformance tests (conformance/tests/NAME.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_calls.h -- every call a test makes to a <trace.h> function leaves a note
  * of where it is (the function, file:line) for the runner, so that a test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_exec.h -- exec a new image through the test wrapper, if the runner set one.
  *

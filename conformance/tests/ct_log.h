@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_log.h -- helpers shared by the portable tests of the Trace Log option
  * (conformance/tests/log_*.c): temporary log files, streams with log,

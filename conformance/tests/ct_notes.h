@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_notes.h -- the page of notes a test keeps for the runner, shared by the
  * portable tests' framework (ct.c) and the vector interpreter

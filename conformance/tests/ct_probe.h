@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_probe.h -- for a test program whose header rules are decided by a
  * compile probe (conformance/probes/NAME.c for conformance/tests/NAME.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_stream.h -- helpers shared by the portable tests of the Trace option:
  * making streams, reading their events, their status, timespecs, stream-full

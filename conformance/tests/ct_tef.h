@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_tef.h -- helpers shared by the portable tests of the Trace Event Filter
  * option (conformance/tests/eventset.c, filter.c, trid_eventid.c): the event

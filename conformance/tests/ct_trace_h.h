@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_trace_h.h -- the <trace.h> prototypes of XBD <trace.h>, as lists shared
  * by the compile probes of the header rules (conformance/probes/

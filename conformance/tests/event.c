@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * event.c -- posix_trace_event(): what one call records, and when it records
  * nothing (XSH posix_trace_event DESCRIPTION; XBD 4.19; XSH 2.11, ruling 20);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eventid.c -- trace event type identifiers: posix_trace_eventid_open(),
  * posix_trace_eventid_equal(), posix_trace_eventid_get_name()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eventset.c -- sets of trace event types: posix_trace_eventset_add(),
  * posix_trace_eventset_del(), posix_trace_eventset_empty(),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eventtypelist.c -- posix_trace_eventtypelist_getnext_id() and
  * posix_trace_eventtypelist_rewind(): the walk over a stream's event types

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * filter.c -- the event filter of a trace stream: posix_trace_get_filter(),
  * posix_trace_set_filter() (XSH posix_trace_get_filter), the filter of a new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * get_attr_status.c -- posix_trace_get_attr() and posix_trace_get_status()
  * (XSH posix_trace_get_attr): a stream's attributes, its current status read

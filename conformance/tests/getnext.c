@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * getnext.c -- posix_trace_getnext_event() on an active stream without log,
  * and what the three readers share: the data buffer and its truncation, the

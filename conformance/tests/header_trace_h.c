@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * header_trace_h.c -- the <trace.h> header (XBD <trace.h>; XSH 2.11.1, 2.11.2):
  * its types, the members of its two structures, its TRC constants and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * inherit.c -- the Trace Inherit option (TRI): the inheritance attribute
  * (XSH posix_trace_attr_getinherited), fork with INHERITED and with

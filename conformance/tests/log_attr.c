@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_attr.c -- the two attributes of the Trace Log option in an attributes
  * object: log-full-policy (XSH posix_trace_attr_getinherited) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_create.c -- posix_trace_create_withlog() (XSH posix_trace_create): the
  * stream with log it makes, its trace id, its default stream-full-policy, its

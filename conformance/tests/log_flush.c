@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_flush.c -- posix_trace_flush() (XSH posix_trace_create): what it copies
  * into the log, that its end can be polled, that tracing goes on meanwhile and

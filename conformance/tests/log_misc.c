@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_misc.c -- the rest of the Trace Log option: its <trace.h> members,
  * constants and prototypes (XBD <trace.h>), its option macro and sysconf()

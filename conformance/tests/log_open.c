@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_open.c -- reading a trace log (XSH posix_trace_close: posix_trace_open,
  * posix_trace_rewind, posix_trace_close): the trace id open gives, what it may

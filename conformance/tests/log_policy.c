@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_policy.c -- what a log does when it runs out of room: log-full-policy
  * LOOP, UNTIL_FULL and APPEND with log-max-size (XSH posix_trace_create, XSH

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_shutdown.c -- posix_trace_shutdown() of a stream with log (XSH
  * posix_trace_create): it stops the stream, flushes what is left, waits for

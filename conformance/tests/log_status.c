@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_status.c -- the Trace Log members of posix_trace_status_info (XSH
  * 2.11.1.1): posix_stream_flush_status, posix_log_overrun_status and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * process.c -- tracing across processes: fork (XSH fork), exec (XSH exec),
  * process exit and termination (XSH _Exit, posix_trace_create; XBD 4.19), and

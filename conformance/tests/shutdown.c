@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shutdown.c -- posix_trace_shutdown() (XSH posix_trace_create): it stops the
  * stream, frees it before returning, invalidates the trace id and unblocks

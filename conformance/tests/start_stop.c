@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * start_stop.c -- posix_trace_start() and posix_trace_stop() (XSH
  * posix_trace_start): the START and STOP events, the status they set, and

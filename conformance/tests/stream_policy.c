@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream_policy.c -- what a stream does when it runs out of room: the LOOP
  * and UNTIL_FULL stream-full policies, the statuses get_status reports along

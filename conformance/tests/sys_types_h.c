@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sys_types_h.c -- XBD <sys/types.h>: the trace types are defined there too,
  * not only in <trace.h> (rules sys_types_h.trace-types,

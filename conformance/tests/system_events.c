@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * system_events.c -- the system trace events and the predefined user event
  * (XSH 2.11.2): their constants and names, the data START and STOP carry,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * timedgetnext.c -- posix_trace_timedgetnext_event(): a read that waits until
  * an absolute CLOCK_REALTIME time (XSH posix_trace_getnext_event).

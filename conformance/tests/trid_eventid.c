@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trid_eventid.c -- posix_trace_trid_eventid_open(): a user event name mapped
  * to an identifier through a trace stream (XSH posix_trace_eventid_equal;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trygetnext.c -- posix_trace_trygetnext_event(): reads without ever
  * blocking (XSH posix_trace_getnext_event).

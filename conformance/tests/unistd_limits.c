@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unistd_limits.c -- the Tracing option macros and sysconf() names of
  * <unistd.h> (XBD <unistd.h>; XSH sysconf), the option rules of XBD 2.1.3,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xbd419.c -- the general rules of XBD 4.19 Tracing (and the controller's
  * operations of XSH 2.11): names and identifiers map one to one, every event

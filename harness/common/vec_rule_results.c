@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_rule_results.c -- the RULE-RESULT lines of a vector's run (vec_rule_results.h),
  * the same for vecrun and kvecrun.

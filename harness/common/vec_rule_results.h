@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_rule_results.h -- the "RULE-RESULT <rule> <CODE> <message>" lines a test
  * of several rules prints before its RESULT line (harness/README.md "One

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * golden_logs.c -- the golden trace logs of the reference (vectors/trl/logs/):
  * a few deterministic scenarios whose log files are pinned byte for byte, so

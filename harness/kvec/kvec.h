@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvec.h -- the kernel slot protocol vector interpreter (build/harness/kvecrun):
  * its parts and what they share.  vectors/ksp/README.md is the language.

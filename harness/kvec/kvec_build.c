@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvec_build.c -- the steps of a KSP vector that build a trace file (the
  * language of vectors/ksp/README.md): a header from the codec's writer in

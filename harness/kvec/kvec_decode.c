@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvec_decode.c -- the decoded view of a KSP vector's trace file, from the
  * reference codec or (kvec_extern.c) from another decoder, and the decoder

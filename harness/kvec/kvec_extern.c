@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvec_extern.c -- another decoder under test (vectors/ksp/README.md,
  * "Checking another decoder"): the vector's trace file is written to a

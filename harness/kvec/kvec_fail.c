@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvec_fail.c -- how a run of a KSP vector fails (kvec.h): the first failure
  * wins, with its message "PATH:LINE: what [the rules it blames]" and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvec_json.c -- a small JSON reader for kvecrun: what another decoder
  * prints (the contract of vectors/ksp/README.md) becomes a tree of struct kj.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvec_parse.c -- reads a kernel slot protocol vector (.kvec, the language
  * of vectors/ksp/README.md) into lines of tokens, and turns tokens into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvec_ref.c -- the steps of a KSP vector that exercise the reference
  * itself (vectors/ksp/README.md): the encoder (encode), the class map

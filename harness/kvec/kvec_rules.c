@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvec_rules.c -- which KSP rule each check of a .kvec serves, and each
  * rule's result of a run (issue 13 item 2: a failure blames the rule whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvec_sha256.c -- SHA-256 (FIPS 180-4), for the simulated traces that the
  * KSP vectors pin by their hash.  One call over a buffer in memory.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kvecrun -- runs the kernel slot protocol vectors (vectors/ksp/, files .kvec) as
  * tests of rules KSP-1..25, following the harness's test protocol

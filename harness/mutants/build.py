@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Building "vendor" implementations from copies of the reference, and the
 conformance tests against them, for the vendor-mode tests
 (harness/tests/test_vendor_mode.py).  reference/ is never modified.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Mutants of the reference: each breaks one rule of the catalogue.
 
 A mutant is a list of textual edits applied to a COPY of reference/*.c

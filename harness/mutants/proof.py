@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """proof.py -- the mutant proof: does the suite catch each mutant of the
 reference (harness/mutants/mutants.py), and does it blame the rule the
 mutant breaks?

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profile.c -- the implementation profile: what the implementation under test
  * says about itself, read through the standard API only, printed as JSON for

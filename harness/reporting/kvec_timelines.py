@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Pictures of the kernel vectors that fail, for the report page (issue 17):
 for each kernel slot protocol vector (vectors/ksp, run by kvecrun) whose
 result is FAIL or UNRESOLVED, the trace file the vector builds

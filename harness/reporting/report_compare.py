@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What changed between two runs: the rules of an earlier report against a new one.
 
 run.py --compare OLD.json prints it after a run (or after --merge) and exits

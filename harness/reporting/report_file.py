@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reading an earlier report (reports/conformance.json) back: for --compare,
 --rerun-failed and --merge."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """reports/index.html: the conformance report a person reads.
 
 One self-contained page (inline CSS and script, nothing fetched): the verdict,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """reports/junit.xml: the rule verdicts and the tests, for CI systems.
 
 The file follows the JUnit format of Jenkins' xunit plugin (junit-10.xsd,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The inline script of reports/index.html: the filter, the search and the anchors.
 
 Kept apart from report_html.py, which writes the page's content.  The page must

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Paths in the reports are relative to the source tree.
 
 A report is read on other machines (a CI artifact, a ticket): the absolute

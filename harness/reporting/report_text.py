@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The terminal summary of a conformance run (from the report document)."""
 
 from runner.protocol import CODES

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """From test results to rule results, and the report document
 (reports/conformance.json: the source of every other report).
 

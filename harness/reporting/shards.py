@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Running a part of the suite and putting parts together.
 
 - shard(tests, k, n): the Kth of N shards of the selected tests: round robin

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """catalogue.py -- load, validate and measure the conformance rule catalogue.
 
 The catalogue (conformance/catalogue.tsv) has one row per rule of the specification;

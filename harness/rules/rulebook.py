@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The rules the runner reports on, from the rule catalogue.
 
 The catalogue is conformance/catalogue.tsv (columns id, option, functions,

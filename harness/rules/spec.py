@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """The specification the harness checks against: the one place that finds and reads it.
 
 What the repository carries (spec/, see spec/README.md):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The test protocol between the runner and a test executable.
 
 Every test executable (a portable test program built from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Is a test stuck?  A test is STUCK when every thread of every process of its
 session (and of the processes those started, should one have left the
 session) is asleep in a system call that has no time limit, and none of them

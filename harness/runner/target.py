@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The target runner: how the harness starts a program built for another machine.
 
 A test wrapper (./configure --with-test-wrapper='CMD', TEST_WRAPPER= on the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Per-test time limits, and stopping early on a library that hangs.
 
 Time limits.  conformance/timings.tsv (written by harness/tools/calibrate_timings.py,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared fixtures of the harness's own tests (run: /usr/bin/python3 -m pytest harness/tests)."""
 
 import glob

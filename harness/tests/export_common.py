@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared by the tests of tracedump's exports (test_export_*.py, issue 17):
 the tools, the files exported (the golden POSIX trace logs and simulated
 kernel traces made by tracesim), and where the figures and pictures go."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A headless Chromium driven through the DevTools protocol over a pipe.
 
 Why not `chromium --dump-dom` once per check: each start of the browser takes

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """ksp_mini_decoder.py -- a deliberately small kernel-trace decoder, written
 from the specification alone, to show what the KSP vectors check of a
 decoder that is not the reference (vectors/ksp/README.md, "Checking another

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reads an 8-bit PNG (RGB or RGBA, not interlaced: what rsvg-convert and
 headless Chromium write) into rows of (r, g, b) tuples, with the standard
 library only (zlib): for the tests that look at a picture."""

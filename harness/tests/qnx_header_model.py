@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A model of how QNX 6's stock libtraceparser (traceprinter's parser) reads a
 trace file header: get_header() of lib/traceparser/traceparser.c, modelled
 apart from the C one the writer uses (reference/slot/trace_file_qnx.c), so

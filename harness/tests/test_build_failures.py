@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A vendor's header that a test program does not compile with gives a report,
 not a broken build (harness/build_test.sh, harness/unbuilt/build_results.py,
 ./configure, mk/harness.mk, harness/mutants/build.py).

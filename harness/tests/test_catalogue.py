@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Tests of harness/rules/catalogue.py and of the real rule catalogue.
 
 The first tests hold the real catalogue to its promises (valid, every S-ID accounted for, every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """run.py in CI: --compare, --rerun-failed, --shard, --merge, and the paths
 of the reports relative to the source tree (issue 16, items 1 and 3)."""
 

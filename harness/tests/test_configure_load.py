@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """configure runs its vendor probe program (issue 13, item 5): a library that
 links but cannot be loaded at run time stops configure with the dynamic
 loader's message and what to do, not later with every test exiting 127.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The test framework (conformance/tests/ct.h, ct.c): its protocol, result
 codes and messages, built with a self-check program that calls no trace
 function (harness/tests/fixtures/ct_selfcheck.c)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tracedump --chrome FILE (issue 17, item 2; reference/dump/export_chrome.c):
 the Trace Event Format's JSON Object Format, every event checked against the
 format's documented fields (Trace Event Format, the Google document linked

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tracedump --ctf DIR FILE (issue 17, item 1; reference/dump/export_ctf.c):
 Debian's babeltrace2 reads the CTF 1.8 trace written from every golden POSIX
 trace log and from simulated kernel traces, and every event it prints agrees

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tracedump --svg FILE (issue 17, item 3; reference/dump/export_svg.c): a
 per-CPU timeline as one self-contained SVG.  rsvg-convert (librsvg2-bin,
 'make deps') renders it, and every CPU lane of the picture has coloured

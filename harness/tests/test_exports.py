@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The shared library's one way in (issue 15, item 3): build/lib/libposixtrace.so
 exports exactly the functions that the public headers (include/*.h, those
 'make install' installs) declare, each under the version node of

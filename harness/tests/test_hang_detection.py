@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A test that is stuck ends as hung, fast; one that sleeps, waits with a time
 limit or has a process at work does not (harness/runner/stuck.py, run.py
 --hang-idle; issue 16, item 4: "a hang mutant is detected as such, fast").

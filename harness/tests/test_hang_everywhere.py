@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Minutes, not hours, on a library that hangs (issue 13, item 4).
 
 A copy of the reference whose posix_trace_start never returns

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """reports/junit.xml against the JUnit format of Jenkins' xunit (junit-10.xsd,
 described by harness/schemas/junit-10.xsd) and as a real consumer reads it
 (junitparser), and the plain-text reports/summary.txt (issue 16, item 1)."""

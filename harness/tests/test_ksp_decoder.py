@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The KSP vectors as a check of decoders other than the reference's
 (vectors/ksp/README.md, "Checking another decoder"), and as tests of the
 harness: build/harness/kvecrun must exist ('make kvecrun', or 'make

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Per-rule results of a kernel slot protocol vector (issue 13 item 2; vectors/ksp/README.md
 "Which rule a check serves"): in a .kvec of several rules every check (expect, =>, a step with
 ->) names its rule(s) with [KSP-n] tags (kvecrun --check and --run refuse one that does not, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The portable tests against odd vendor headers, at compile level (issue 12,
 item 2: one missing thing fails its own rule, nothing else).
 

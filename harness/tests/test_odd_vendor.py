@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The odd vendor (harness/vendors/odd/README.md): the judge of its run
 (check_report.py) and a variant of its header with one declaration removed.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every trace file header the reference writes is read by QNX 6's stock
 traceprinter: its parser (libtraceparser's get_header, modelled in
 qnx_header_model.py) searches a 99-byte window for the next key and loops

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """reports/index.html as a person uses it (issue 16, item 2): one self-contained,
 well-formed page whose filter by verdict, option and function and whose search
 box show what they should, with an anchor for every rule and test, rerun

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The report page shows the timeline of each failing kernel vector (issue
 17, item 3): a KSP vector made to FAIL (vectors/ksp/sim/small.kvec with a
 wrong expected count, in a folder of its own through KSP_VECTORS) has its

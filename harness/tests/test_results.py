@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """results.rule_result: how test results make a rule's result (and
 protocol.rule_results: a test's result for each of its rules)."""
 

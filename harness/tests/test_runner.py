@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The runner (harness/run.py) against a fake test program that passes, fails,
 crashes, hangs and breaks the protocol in every way the runner must handle."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The specification lives in the repository (spec/, read by harness/rules/spec.py alone).
 
 (a) A copy of the repository's harness and spec/ with nothing beside it and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The target runner (harness/runner/target.py, issue 14): programs started through a
 test wrapper, time limits stretched, and the two wrappers shipped in
 harness/wrappers/ -- ssh-board against a fake ssh that runs the command here,

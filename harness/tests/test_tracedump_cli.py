@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tracedump for people (issue 17 item 5; reference/kernel/KERNEL.md,
 "tracedump"): times in seconds by default and raw ticks with --ticks,
 --delta, the filters --cpu, --class, --event, --pid, --from/--to, "-" as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The vector interpreter builds against a <trace.h> that does not support
 TRL and TRI (XBD <unistd.h>: _POSIX_TRACE_LOG and _POSIX_TRACE_INHERIT -1)
 and so declares none of their functions (XSH posix_trace_attr_getlogsize ...

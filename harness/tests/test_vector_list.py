@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """harness/unbuilt/vector_list.py reads the vectors' tests as build/harness/vecrun
 --list gives them (id, rules, options; not the functions), for when vecrun
 does not build against the implementation under test: the two must not

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Per-rule results of a vector (issue 13 item 2, vectors/README.md "A step"): in a vector of
 several rules every assertion names its rule(s) with [rule-id] tags (vecrun --check and --run
 refuse one that does not), and a run prints "RULE-RESULT <rule> <CODE> <message>" before its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The golden vectors (vectors/) and their interpreter (harness/vec/vecrun.c, harness/vec/vec_*.c)
 and harness/tools/bless.py.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Vendor mode: the harness judges implementations other than the reference.
 
 (a) The reference compiled with a different <trace.h> (every constant

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bless.py -- regenerate the exact expectations of the golden vectors from the reference.
 
 Each vector is run by the reference build of the interpreter

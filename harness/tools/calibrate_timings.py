@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """calibrate_timings.py -- measures each conformance test's wall time on the
 reference and writes the table the runner's time limits come from
 (conformance/timings.tsv, harness/runner/timelimits.py).

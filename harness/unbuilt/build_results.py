@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Test programs that did not build against the implementation under test:
 their tests, read from the source, and their results.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The options the implementation under test supports, from its headers'
 macros, for a run without the implementation profile (harness/profile/profile.c did
 not build against it): the preprocessor's view of _POSIX_TRACE,

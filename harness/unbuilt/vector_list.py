@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The golden vectors' tests read from the .vec files, without their
 interpreter: what `build/harness/vecrun --dir DIR --list` gives, for when
 vecrun did not build against the implementation under test (its tests are

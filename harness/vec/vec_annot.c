@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_annot.c -- the exact annotations "@key value": checked against what
  * the step gave when built with VECRUN_EXACT (the reference), recorded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_bless.c -- bless: the vector's text with every annotation's value
  * replaced by what the run gave.

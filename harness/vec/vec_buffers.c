@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_buffers.c -- the buffers the implementation fills: guarded ones, and
  * the sizes of name buffers, exactly the bound the standard lets a caller

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_children.c -- the processes of "fork C" (vec_steps_process.c) as the
  * rest of the interpreter knows them: found by name, their pids as words

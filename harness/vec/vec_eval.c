@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_eval.c -- a vector's expressions and byte strings (vec_value.c) with
  * the interpreter's variables: $i, those set by '-> $x', let and now, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_event_ids.c -- event identifiers by name: the POSIX_TRACE_* constants a
  * vector may name (defined or not by this <trace.h>) and the names the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_exec.c -- the interpreter of golden vectors (the language is in
  * vectors/README.md): running a vector's steps, dry (vec_check) and for real

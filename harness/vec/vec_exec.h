@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_exec.h -- the interpreter of golden vectors: checks a vector's steps
  * (vec_check) and runs them against the <trace.h> implementation under test

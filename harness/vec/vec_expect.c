@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_expect.c -- a step's portable expectations: the return codes after
  * '->', the values and strings a step compares, bounded and quoted in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_lex.c -- reading a golden vector file: the header ("# title",
  * "rules:", "options:") and the steps, each cut into tokens (words, "quoted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_lex.h -- reading a golden vector file (vectors/README.md): its header
  * and its steps, each cut into tokens.  Nothing here knows what a step means;

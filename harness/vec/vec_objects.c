@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_objects.c -- the objects a vector names (attributes objects, trace
  * streams, event names, variables, the pool of createmany): their names,

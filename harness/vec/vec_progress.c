@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_progress.c -- the vector interpreter's notes of where it is
  * (vec_progress.h), on the page of ct_notes.h, as ct.c keeps them:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_progress.h -- the vector interpreter's notes of where it is, for the
  * runner (harness/run.py), in the format ct.c keeps for the portable tests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_report.c -- the vector interpreter's messages and results: a step that
  * is malformed (UNRESOLVED), one whose expectation fails (FAIL for an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_rules.c -- which rule each check of a vector serves, and the result
  * of each rule of a run (issue 13 item 2: a failure blames the rule whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_steps_attr.c -- the "attr" step: trace attributes objects, every getter
  * and setter of TRC (and of TRL and TRI where the header has them), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_steps_control.c -- steps that steer the vector itself (repeat, when,
  * check, let, now, sleep, unsupported) and the table of verbs.

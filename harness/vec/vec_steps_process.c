@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_steps_process.c -- the process steps (vectors/README.md, "Processes"):
  * fork C, in C STEP, exec C, exit C, and the pids of processes (pid C).

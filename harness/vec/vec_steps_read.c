@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_steps_read.c -- reading events: getnext, trygetnext, timedgetnext,
  * drain, and reads or events in a thread of their own (bg, join); the

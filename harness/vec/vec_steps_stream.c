@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_steps_stream.c -- steps on streams and events: create, createmany,
  * start, stop, clear, shutdown, getattr, status, open, event, fill.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_steps_types.c -- event names and the event type list (name, equal,
  * typenext, typerewind, typelist), and the reference's simulation control

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_tokens.c -- the cursor over a step's tokens, and what a step is: does
  * it assert anything, is it exact (reference only), which <trace.h>

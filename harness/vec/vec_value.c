@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_value.c -- expressions, byte strings, constants and errno names of the
  * vector language (vectors/README.md), and their printing in messages.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_value.h -- the values a vector writes: integer expressions (with
  * $variables, <trace.h> constants by name and seconds.nanoseconds literals),

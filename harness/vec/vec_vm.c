@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_vm.c -- the interpreter's state (struct vm, vec_vm.h): made, copied
  * for a process of "fork" in the dry pass, run from a token of a step,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec_vm.h -- what the files of the vector interpreter share: the state of
  * a run (struct vm), the cursor over a step's tokens, and the helpers every

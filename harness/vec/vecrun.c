@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vecrun.c -- lists and runs the golden vectors of vectors/ (the language:
  * vectors/README.md; the interpreter: vec_exec.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <sys/types.h> -- the C library's <sys/types.h>, plus the trace types that
  * XBD <sys/types.h> requires of an implementation with the Tracing option

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """maint/layers.py: each kind of layering fault is found in a small tree, and a
 tree without one passes (run: /usr/bin/python3 -m pytest maint/tests)."""
 

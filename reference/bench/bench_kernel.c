@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_kernel.c -- throughput of the simulated kernel trace (make bench):
  * slots per second encoded by the simulator (workload, stamps, encoder,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_record.c -- how long the reference takes to record and to read an
  * event (make bench).  Figures are ns per event, best of several rounds, one

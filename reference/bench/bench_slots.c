@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_slots.c -- throughput of the slot codec (make bench): slots encoded
  * and decoded per second, best of several rounds, one thread on one core.

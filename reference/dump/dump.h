@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump.h -- reading a kernel trace file and printing its events, one a line
  * or as JSON: the library behind tracedump.  Its public API is

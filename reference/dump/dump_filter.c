@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_filter.c -- what tracedump shows of a trace (dump.h): the filter of
  * events (CPU, class, event name, process, time window), times in seconds,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_json.c -- the JSON format of the trace dumper: one document with the
  * file's header, the events in order, the integrity errors, the rejection

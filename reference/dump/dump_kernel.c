@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_kernel.c -- the kernel layer of the trace dumper: names every class
  * and event of KSP-5/KSP-6 and decodes the arguments the protocol defines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_posix.c -- the POSIX trace log in tracedump (dump.h; formats in
  * reference/log/LOGFORMAT.md, "tracedump"): a log is read with the log reader

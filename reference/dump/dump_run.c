@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_run.c -- the trace dumper's driver (dump.h): parses the header,
  * decodes the slots with the codec, asks the layers to describe each event

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_text.c -- the text format of the trace dumper (reference/kernel/KERNEL.md):
  * a commented header, one line per event (offset, CPU, 64-bit time, class,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_trace.c -- the public way in of the dumper (<posixtrace_dump.h>): a
  * trace file, whatever it is.  The header says which: a POSIX trace log

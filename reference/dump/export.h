@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export.h -- a trace file written for the viewers people already use
  * (issue 17): CTF 1.8 for babeltrace2 and Trace Compass (export_ctf.c), the

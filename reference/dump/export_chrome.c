@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export_chrome.c -- a trace in the Trace Event Format (the JSON that
  * chrome://tracing, Perfetto's UI and Catapult read): one object

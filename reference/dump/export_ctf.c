@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export_ctf.c -- a trace as CTF 1.8 (https://diamon.org/ctf/v1.8.3/), the
  * Common Trace Format that babeltrace2 and Trace Compass read: a folder with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export_run.c -- the driver of the exports (export.h): reads a kernel
  * trace file with the codec, or a POSIX trace log with the log reader, and

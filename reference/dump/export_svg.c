@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export_svg.c -- a per-CPU timeline of a trace as one self-contained SVG
  * (nothing fetched, no script): one lane per CPU, the events of each moment

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel_sim.c -- one run of the simulated kernel (<posixtrace_kernel.h>): the
  * configuration, the scheduler that decides which CPU acts next, the events

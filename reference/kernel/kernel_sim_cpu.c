@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel_sim_cpu.c -- the simulated CPUs' cycle counters (KSP-15) and the
  * timestamps given to their events (KSP-9), with the test of KSP-17: does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel_sim_impl.h -- the parts of the kernel simulator and how they share
  * one run (<posixtrace_kernel.h> is the public face).  One file per part:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel_sim_logger.c -- the logger of the simulated kernel: it copies the
  * buffers handed over out of the kernel (which frees them) and writes them

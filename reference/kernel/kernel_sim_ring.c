@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel_sim_ring.c -- the ring of kernel buffers (KSP-18..22): 16 KiB
  * buffers of 1014 slots, each beginning with a BUFFER event and a TIME event

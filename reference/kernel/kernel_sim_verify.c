@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel_sim_verify.c -- checks a trace file against the kernel's rules, as
  * a reader would see them, whatever wrote it: the header (KSP-23, KSP-24),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel_sim_workload.c -- the seeded workload of the simulated kernel: what
  * each CPU records next.  Every external class of KSP-6 but the CONTROL ones

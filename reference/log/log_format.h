@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_format.h -- the trace log file of the reference (TRL): its geometry
  * and the POSIX records it stores as USER-class slot events

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_reader.c -- reading a trace log file (log_reader.h, LOGFORMAT
  * section 8).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_reader.h -- reading a trace log file (LOGFORMAT section 8), for
  * posix_trace_open() (prerecorded.c), tracedump (dump_posix.c) and the

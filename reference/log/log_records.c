@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_records.c -- the POSIX records of a trace log as payload words
  * (LOGFORMAT sections 3 and 4), both ways, and the log's geometry.

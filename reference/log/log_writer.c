@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_writer.c -- writing a trace log file (log_writer.h, LOGFORMAT.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_writer.h -- writing a trace log file (reference/log/LOGFORMAT.md): the
  * header and metadata area at creation, event records into segments with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eventtypes.c -- event type identifiers of a stream: opening names,
  * comparing ids, naming ids, and the event type list

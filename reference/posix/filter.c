@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * filter.c -- a stream's event filter and its name space, the TEF functions
  * that take a trace id (XSH posix_trace_get_filter, posix_trace_set_filter,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_flusher.c -- flushing a stream to its trace log (XSH
  * posix_trace_flush, LOGFORMAT section 7): the flusher thread of each

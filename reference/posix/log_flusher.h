@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log_stream.h -- the trace log of an active stream (TRL): its writer, its
  * flusher thread and the flush status (LOGFORMAT section 7).

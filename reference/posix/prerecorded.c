@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prerecorded.c -- pre-recorded trace streams (XSH posix_trace_close:
  * posix_trace_open, posix_trace_rewind, posix_trace_close; and the reading

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prerecorded.h -- pre-recorded trace streams: trace logs opened with
  * posix_trace_open() (XSH posix_trace_close; LOGFORMAT section 8).

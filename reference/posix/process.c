@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * process.c -- the calling process as the tracing system sees it
  * (process.h; posix/SHARING.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * process.h -- the calling process as the tracing system sees it: its
  * process block, the name space its user event names live in, the streams

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * read.c -- reading events from an active trace stream
  * (XSH posix_trace_getnext_event, _timedgetnext_event, _trygetnext_event).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * read.h -- taking events out of an active stream (read.c): the readers'
  * posix_trace_getnext_event() and the flusher of its log (log_flusher.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * record.c -- posix_trace_event(): the recording path (S0121, S0122).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim.c -- simulation control (include/posixtrace_sim.h): a stream's
  * simulated clock and deterministic origins, and the simulated CPU of a

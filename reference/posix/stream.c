@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream.c -- creating, starting, stopping, clearing and shutting down trace
  * streams, with or without a log, and reading their attributes and status

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream_put.c -- the slow paths of recording (stream_put.h): a full LOOP
  * stream overwriting its oldest events, a full UNTIL_FULL stream stopping

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream_put.h -- recording one event into a stream, under its lock, with the
  * stream-full policies of XSH posix_trace_attr_getstreamfullpolicy and the

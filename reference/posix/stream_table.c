@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream_table.c -- the controller's table of trace stream slots.
  *

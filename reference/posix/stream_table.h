@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream_table.h -- the controller's table of trace streams (stream_table.c):
  * a slot per stream (TRACE_SYS_MAX), a stream's trace id to its stream, and

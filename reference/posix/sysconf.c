@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sysconf.c -- posix_trace_sysconf(): what sysconf() would answer for the
  * _SC_TRACE* names if the C library knew this trace implementation

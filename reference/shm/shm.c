@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shm.c -- shared memory objects (shm.h). */
 #define _DEFAULT_SOURCE                 /* MAP_ANONYMOUS */
 #include <dirent.h>

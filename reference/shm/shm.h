@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shm.h -- shared memory objects: the backing of trace streams and process
  * blocks (posix/SHARING.md).

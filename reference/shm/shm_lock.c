@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shm_lock.c -- the contended paths of shm_lock.h: sleeping on a lock,
  * taking over the lock of a process that died, condition variables.

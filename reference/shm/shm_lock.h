@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shm_lock.h -- the locks and condition variables of objects in shared
  * memory (streams, process blocks, name tables).

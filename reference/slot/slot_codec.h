@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * slot_codec.h -- the reference's side of the slot codec: the public API is
  * <posixtrace_codec.h> (the encoder, the timestamps, the streaming decoder,

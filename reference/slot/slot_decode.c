@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * slot_decode.c -- the streaming decoder of the slot codec (slot_codec.h):
  * 64-bit times per CPU (KSP-15..17), combine reassembly across CPUs and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * slot_encode.c -- the encoder of the slot codec (slot_codec.h): events into
  * simple and combine slots (KSP-7, KSP-8), byte and string payloads

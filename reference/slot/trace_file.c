@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trace_file.c -- the kernel trace file (trace_file.h): the header writer,
  * the header parser with the rejections of KSP-25, and the feeding of a

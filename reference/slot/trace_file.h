@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trace_file.h -- the reference's side of the kernel trace file
  * (KSP-23..25): the public API (the header written and parsed, a whole file

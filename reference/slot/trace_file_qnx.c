@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trace_file_qnx.c -- a model of how QNX 6's stock libtraceparser (the
  * parser of `traceprinter`) reads a trace file header, so that the writer

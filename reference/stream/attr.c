@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * attr.c -- trace stream attributes objects (XSH posix_trace_attr_*).
  * Defaults and accepted ranges: reference/posix/CHOICES.md.  Every function gives

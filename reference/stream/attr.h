@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* attr.h -- trace attributes objects: what the stream code needs of them. */
 #ifndef POSIXTRACE_ATTR_H
 #define POSIXTRACE_ATTR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * event_names.c -- the process's mapping of user event names to identifiers
  * (S0123-S0131, S0236, S0237), and the names of the system events.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eventset.c -- trace event type sets (XSH posix_trace_eventset_add: add,
  * del, empty, fill, ismember; TEF).  They work on the caller's object only,

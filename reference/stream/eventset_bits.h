@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eventset_bits.h -- trace event type sets (trace_event_set_t, TEF) inside
  * the reference, under eventset.c's API: one bit per identifier below

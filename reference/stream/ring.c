@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ring.c -- setting up a stream's byte ring (see ring.h). */
 #include "stream/ring.h"
 

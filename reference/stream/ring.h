@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ring.h -- the byte ring of a trace stream and the layout of an event in it.
  *

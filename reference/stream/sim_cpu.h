@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_cpu.h -- the simulated CPU of the calling thread (posixtrace_sim.h). */
 #ifndef POSIXTRACE_SIM_CPU_H
 #define POSIXTRACE_SIM_CPU_H

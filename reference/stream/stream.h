@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream.h -- a trace stream's state (struct stream): what its shared memory
  * object holds beside its ring.  The controller's table of streams is

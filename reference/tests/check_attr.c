@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_attr.c -- trace stream attribute objects: posix_trace_attr_init and
  * _destroy, every TRC getter and setter, the TRI/TRL attribute functions,

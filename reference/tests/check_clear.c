@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_clear.c -- posix_trace_clear (DESIGN: clear drops every event,
  * resets full and overrun status and the overflow condition, keeps the

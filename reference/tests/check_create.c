@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_create.c -- posix_trace_create and posix_trace_shutdown: which
  * processes may be traced, the {TRACE_SYS_MAX} limit, bad attributes, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_event.c -- posix_trace_event: when it records, what it records, and
  * truncation at max-data-size.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_eventid.c -- posix_trace_eventid_open, posix_trace_eventid_equal,
  * posix_trace_eventid_get_name: the per-process name mapping, its limit,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_filter.c -- the Trace Event Filter option (TEF): event type sets
  * (posix_trace_eventset_*), a stream's filter (posix_trace_get_filter,

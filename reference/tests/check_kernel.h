@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_kernel.h -- helpers of the kernel simulator's unit tests
  * (check_kernel_*.c): a run into memory, the slots of the file it wrote,

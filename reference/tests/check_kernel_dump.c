@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_kernel_dump.c -- the trace dumper behind tracedump (dump.h): event
  * names of every class (KSP-6), the text and JSON formats of

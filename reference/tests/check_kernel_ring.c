@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_kernel_ring.c -- the kernel's buffers in the simulated trace
  * (kernel_sim_ring.c, kernel_sim_logger.c): BUFFER first in each buffer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_kernel_sim.c -- the kernel simulator as a whole (<posixtrace_kernel.h>):
  * determinism, the configuration and its errors, the workload's classes,

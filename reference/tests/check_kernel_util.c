@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_kernel_util.c -- the helpers of check_kernel.h.  The file is read
  * with the codec's own reader (trace_file_parse, trace_file_feed into a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_log.h -- helpers of the trace log's unit tests (check_log_*.c):
  * streams with a log on a temporary file, logs opened and read back whole,

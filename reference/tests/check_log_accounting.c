@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_log_accounting.c -- no event is lost unreported, under every
  * policy (LOGFORMAT sections 5 and 7; S0024-S0029, S0032-S0038, S0248,

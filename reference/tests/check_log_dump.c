@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_log_dump.c -- tracedump's POSIX view of a trace log (dump_posix.c,
  * LOGFORMAT "tracedump"): one line an event with its id, name, origin,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_log_faults.c -- a trace log under faults (LOGFORMAT sections 2, 7
  * and 8): cut at every offset, its writer killed in the middle of flushes,

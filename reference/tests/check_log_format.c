@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_log_format.c -- the trace log file's layout (reference/log/LOGFORMAT.md):
  * its header, geometry and record sizes, its overhead in bytes per event,

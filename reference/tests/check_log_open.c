@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_log_open.c -- pre-recorded streams (TRL): posix_trace_open, rewind
  * and close, and the reading functions given a trace id from open

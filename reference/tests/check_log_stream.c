@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_log_stream.c -- streams with a trace log (TRL): create_withlog and
  * its errors, posix_trace_flush, the FLUSH stream-full policy, the log-full

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_log_util.c -- helpers of the trace log's unit tests (check_log.h).
  */

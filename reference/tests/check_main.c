@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_main.c -- runs every suite of the reference's unit tests.
  *

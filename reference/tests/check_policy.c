@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_policy.c -- the stream-full policies LOOP and UNTIL_FULL (DESIGN:
  * stream-full policies), the OVERFLOW / RESUME events with their exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_process.c -- streams shared between processes (posix/SHARING.md):
  * several traced processes and threads writing into one stream at once, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_read.c -- posix_trace_getnext_event, posix_trace_trygetnext_event
  * and posix_trace_timedgetnext_event without other threads: order, each

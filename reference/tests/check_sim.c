@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_sim.c -- the simulation control of <posixtrace_sim.h>: simulated
  * clock (attributes, timestamps, advance, now, determinism) and simulated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_slot.c -- the slot codec (reference/slot/slot_codec.h) and the trace file
  * header (reference/slot/trace_file.h) against the kernel slot protocol, rules

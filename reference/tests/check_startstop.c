@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_startstop.c -- posix_trace_start and posix_trace_stop: the START
  * and STOP events, the state changes, and the already-running /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_status.c -- posix_trace_get_status and posix_trace_get_attr.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_sysconf.c -- posix_trace_sysconf() and the option and limit macros
  * of <trace.h> (DESIGN: options, limits).  The {TRACE_*_MAX} limits have

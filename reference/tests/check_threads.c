@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_threads.c -- blocking reads and concurrency: a reader blocked in
  * getnext / timedgetnext woken by an event or by shutdown, writers in

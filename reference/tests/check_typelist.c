@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_typelist.c -- posix_trace_eventtypelist_getnext_id and
  * posix_trace_eventtypelist_rewind (DESIGN: event identifiers: the system

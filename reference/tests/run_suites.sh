@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_suites.sh -- the unit tests, each Check suite in a process of its own,
 # JOBS at a time ('make check-unit', 'make check-valgrind').
 #

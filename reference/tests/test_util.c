@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_util.c -- helpers shared by the reference's Check unit tests.
  * See test_util.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_util.h -- helpers shared by the Check unit tests of the posixtrace
  * reference implementation (reference/tests/check_*.c).

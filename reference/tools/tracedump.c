@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracedump -- prints the events of a kernel trace file, one a line or as
  * JSON, with per-CPU and per-class totals, the dropped events reported and

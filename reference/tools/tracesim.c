@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracesim -- runs the simulated instrumented kernel and writes its trace
  * file (<posixtrace_kernel.h>, reference/kernel/KERNEL.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_log.c -- the helpers of ct_log.h (what each does is said there),
  * compiled once into the tests' helper library (build/harness/obj/libct.a).

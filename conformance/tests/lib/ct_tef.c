@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_tef.c -- the helpers of ct_tef.h (what each does is said there),
  * compiled once into the tests' helper library (build/harness/obj/libct.a).

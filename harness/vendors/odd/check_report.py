@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Judges a conformance run against the odd vendor (make check-odd-vendor).
 
     check_report.py REPORT.json REFERENCE_GAPS.tsv EXPECTED_GAPS.tsv

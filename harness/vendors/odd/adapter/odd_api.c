@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * odd_api.c -- the odd vendor's <trace.h> functions: each translates its
  * arguments to the bridge's neutral values (oddref_bridge.h), calls the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * odd_ids.c -- the odd vendor's trace ids: a slot from 1 and a generation,
  * mapped to the reference's streams.  Slot 0 and generation 0 are never given

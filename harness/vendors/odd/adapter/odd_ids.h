@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * odd_ids.h -- the odd vendor's trace ids (a structure: slot and generation)
  * and the reference's streams behind them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * odd_sysconf.c -- the odd vendor answers the eight _SC_TRACE* names through
  * sysconf() itself, as a C library with the Tracing option does (XSH sysconf;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oddref_bridge.h -- how the odd vendor's adapter talks to the reference.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oddref_tables.h -- the translation of constants and event ids between one
  * <trace.h> and the neutral values of oddref_bridge.h.  Included by each side

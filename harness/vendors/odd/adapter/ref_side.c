@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_side.c -- the reference side of the odd vendor's adapter: each bridge
  * function (oddref_bridge.h) is one call of the reference, with the reference's

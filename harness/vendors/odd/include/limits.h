@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <limits.h> of the odd vendor (harness/vendors/odd/README.md): the C
  * library's, without the four minima of the Tracing option.

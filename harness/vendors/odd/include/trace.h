@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <trace.h> of the odd vendor: a test fixture (harness/vendors/odd/README.md)
  * that makes every choice XBD <trace.h> leaves to the implementation

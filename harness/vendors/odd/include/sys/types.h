@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * <sys/types.h> of the odd vendor (harness/vendors/odd/README.md): the C
  * library's <sys/types.h> plus the four trace types, which XBD <sys/types.h>
