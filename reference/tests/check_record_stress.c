@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * check_record_stress.c -- recording from several threads and a forked
+ * child into one stream at once (issue 19: the recording path must keep the
+ * standard's rules whatever its locking): each writer's events read back in
+ * its order, all events in recording order (the simulated clock is shared by
+ * the stream, so its timestamps number the events in the order they were
+ * recorded), every event either read or counted as lost, and the overrun
+ * status and OVERFLOW event when one was lost.
+ *
+ * Helper threads never call Check assertions: they store what they saw and
+ * the main thread asserts.  Counts stay modest for valgrind.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "stream/stream.h"
+#include "test_util.h"
+#include "posix/stream_table.h"
+
+#define NTHREAD   3             /* writer threads of the test process */
+#define NCHILD    2             /* writer threads of its forked child */
+#define NWRITER   (NTHREAD + NCHILD)
+#define NEVENTS   2000          /* events per writer */
+
+struct payload {
+    uint32_t writer;
+    uint32_t seq;
+};
+
+struct writer {
+    uint32_t idx;
+    pthread_barrier_t *go;
+};
+
+static void *write_events(void *arg)
+{
+    struct writer *w = arg;
+    struct payload p = { w->idx, 0 };
+    if (w->go)
+        pthread_barrier_wait(w->go);
+    for (p.seq = 0; p.seq < NEVENTS; p.seq++)
+        posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &p, sizeof p);
+    return NULL;
+}
+
+/* Starts writers first..first+n-1 as threads of the calling process. */
+static int start_writers(pthread_t *th, struct writer *w, uint32_t first, int n)
+{
+    for (int i = 0; i < n; i++) {
+        w[i].idx = first + (uint32_t)i;
+        w[i].go = NULL;
+        if (pthread_create(&th[i], NULL, write_events, &w[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void join_writers(pthread_t *th, int n)
+{
+    for (int i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+}
+
+/* The forked child: NCHILD threads record, then it exits (S0317: it records
+ * into the INHERITED stream of its parent). */
+static pid_t fork_child_writers(void)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    pthread_t th[NCHILD];
+    struct writer w[NCHILD];
+    if (start_writers(th, w, NTHREAD, NCHILD) != 0)
+        _exit(3);
+    join_writers(th, NCHILD);
+    _exit(0);
+}
+
+static void wait_child(pid_t pid)
+{
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child ended with status %d", st);
+}
+
+static uint64_t lost_so_far(trace_id_t trid)
+{
+    struct stream *s = stream_acquire(trid);
+    ck_assert_ptr_nonnull(s);
+    uint64_t lost = s->lost;
+    stream_release(s);
+    return lost;
+}
+
+static trace_id_t stress_stream(int policy, size_t size)
+{
+    trace_attr_t a;
+    trace_id_t trid;
+    struct timespec start = { TU_SIM_START_SEC, 0 };
+    ck_assert_int_eq(posix_trace_attr_init(&a), 0);
+    ck_assert_int_eq(posix_trace_attr_setinherited(&a, POSIX_TRACE_INHERITED), 0);
+    ck_assert_int_eq(posix_trace_attr_setstreamsize(&a, size), 0);
+    ck_assert_int_eq(posix_trace_attr_setstreamfullpolicy(&a, policy), 0);
+    ck_assert_int_eq(posixtrace_attr_setsimclock(&a, &start, TU_SIM_STEP_NS), 0);
+    ck_assert_int_eq(posix_trace_create(0, &a, &trid), 0);
+    posix_trace_attr_destroy(&a);
+    return trid;
+}
+
+/* What a reader saw of the writers. */
+struct tally {
+    uint32_t next[NWRITER];     /* the seq each writer's next event must pass */
+    uint64_t read, gaps, overflows, last_ts;
+    int start_read;
+};
+
+/* Checks one event read (in reading order) against the rules. */
+static void tally_event(struct tally *t, const struct posix_trace_event_info *ev,
+                        const struct payload *p, size_t len, const pid_t *pid_of)
+{
+    uint64_t ts = (uint64_t)tu_ns(ev->posix_timestamp);
+    /* S0216, S0279, S0280: oldest first; OVERFLOW and RESUME take the times
+     * of the first lost and the first surviving event. */
+    ck_assert_msg(ts >= t->last_ts, "event %u at %llu read after one at %llu",
+                  ev->posix_event_id, (unsigned long long)ts, (unsigned long long)t->last_ts);
+    t->last_ts = ts;
+    if (ev->posix_event_id == POSIX_TRACE_OVERFLOW) {
+        t->overflows++;
+        return;
+    }
+    if (ev->posix_event_id == POSIX_TRACE_START)
+        t->start_read = 1;
+    if (ev->posix_event_id != POSIX_TRACE_UNNAMED_USEREVENT)
+        return;                                         /* START, STOP, RESUME */
+    ck_assert_uint_eq(len, sizeof *p);                  /* S0121: whole */
+    ck_assert_uint_lt(p->writer, NWRITER);
+    ck_assert_int_eq(ev->posix_pid, pid_of[p->writer]);
+    uint32_t *nx = &t->next[p->writer];
+    ck_assert_msg(p->seq >= *nx, "writer %u: event %u read after %u", p->writer, p->seq,
+                  *nx - 1);                             /* each writer's order */
+    t->gaps += p->seq - *nx;
+    *nx = p->seq + 1;
+    t->read++;
+}
+
+/* Reads every event available; returns how many. */
+static uint64_t read_available(trace_id_t trid, struct tally *t, const pid_t *pid_of)
+{
+    uint64_t n = 0;
+    for (;;) {
+        struct posix_trace_event_info ev;
+        struct payload p;
+        size_t len;
+        int unavailable;
+        ck_assert_int_eq(posix_trace_trygetnext_event(trid, &ev, &p, sizeof p, &len,
+                                                      &unavailable), 0);
+        if (unavailable)
+            return n;
+        tally_event(t, &ev, &p, len, pid_of);
+        n++;
+    }
+}
+
+static void pids_of_writers(pid_t *pid_of, pid_t child)
+{
+    for (int i = 0; i < NWRITER; i++)
+        pid_of[i] = i < NTHREAD ? getpid() : child;
+}
+
+/* Every event attempted is read or lost, and the stream counted each loss
+ * (START too, if it was overwritten before the reader came to it); a loss
+ * shows in the overrun status (S0248) and, under LOOP, as OVERFLOW (S0279). */
+static void check_accounts(trace_id_t trid, struct tally *t, int policy, int status_read)
+{
+    for (int i = 0; i < NWRITER; i++)
+        t->gaps += NEVENTS - t->next[i];                /* lost at the end of a run */
+    uint64_t lost = lost_so_far(trid);
+    ck_assert_uint_eq(t->read + t->gaps, (uint64_t)NWRITER * NEVENTS);
+    ck_assert_uint_eq(t->gaps + (policy == POSIX_TRACE_LOOP && !t->start_read), lost);
+    if (!status_read)                   /* get_status resets it (S0178) */
+        ck_assert_int_eq(tu_status(trid).posix_stream_overrun_status,
+                         lost ? POSIX_TRACE_OVERRUN : POSIX_TRACE_NO_OVERRUN);
+    if (policy == POSIX_TRACE_LOOP)
+        ck_assert(lost == 0 || t->overflows > 0);
+}
+
+/* S0216, S0217, S0317, S0121: three threads and a forked child's two record
+ * into a stream that holds them all: every event is read once, each
+ * writer's in its order, all in the order of the shared simulated clock,
+ * which advanced by one step per event; nothing lost, NO_OVERRUN. */
+START_TEST(test_threads_and_child_all_kept)
+{
+    trace_id_t trid = stress_stream(POSIX_TRACE_LOOP, 1u << 20);
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    pthread_t th[NTHREAD];
+    struct writer w[NTHREAD];
+    pid_t child = fork_child_writers();
+    ck_assert_int_ge(child, 0);
+    ck_assert_int_eq(start_writers(th, w, 0, NTHREAD), 0);
+    join_writers(th, NTHREAD);
+    wait_child(child);
+
+    pid_t pid_of[NWRITER];
+    pids_of_writers(pid_of, child);
+    struct tally t = { 0 };
+    uint64_t events = read_available(trid, &t, pid_of);
+    ck_assert_uint_eq(events, 1u + (uint64_t)NWRITER * NEVENTS);   /* START first */
+    ck_assert(t.start_read);
+    /* One clock step per event recorded, whoever recorded it. */
+    ck_assert_uint_eq(t.last_ts, (uint64_t)tu_sim_ts((int)events - 1));
+    check_accounts(trid, &t, POSIX_TRACE_LOOP, 0);
+    ck_assert_uint_eq(t.gaps, 0);
+    tu_shutdown(trid);
+}
+END_TEST
+
+/* S0032, S0248, S0279, S0280: a small LOOP stream read while three threads
+ * and a child record into it: losses happen, each is counted once, the
+ * reader still gets each writer's events in order and all oldest first. */
+START_TEST(test_loop_losses_counted)
+{
+    trace_id_t trid = stress_stream(POSIX_TRACE_LOOP, 16u << 10);
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    pthread_t th[NTHREAD];
+    struct writer w[NTHREAD];
+    pid_t child = fork_child_writers();
+    ck_assert_int_ge(child, 0);
+    ck_assert_int_eq(start_writers(th, w, 0, NTHREAD), 0);
+
+    pid_t pid_of[NWRITER];
+    pids_of_writers(pid_of, child);
+    struct tally t = { 0 };
+    int st, running = 1;
+    while (running) {                   /* read while they record */
+        if (read_available(trid, &t, pid_of) == 0 && waitpid(child, &st, WNOHANG) == child) {
+            ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+            running = 0;
+        }
+    }
+    join_writers(th, NTHREAD);
+    read_available(trid, &t, pid_of);
+    check_accounts(trid, &t, POSIX_TRACE_LOOP, 0);
+    tu_shutdown(trid);
+}
+END_TEST
+
+/* S0034, S0245, S0248: a small UNTIL_FULL stream that nobody reads while
+ * they record: it fills and stops itself, every later event is lost and
+ * counted; what was kept is each writer's first events, in order. */
+START_TEST(test_until_full_losses_counted)
+{
+    trace_id_t trid = stress_stream(POSIX_TRACE_UNTIL_FULL, 16u << 10);
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    pthread_t th[NTHREAD];
+    struct writer w[NTHREAD];
+    pid_t child = fork_child_writers();
+    ck_assert_int_ge(child, 0);
+    ck_assert_int_eq(start_writers(th, w, 0, NTHREAD), 0);
+    join_writers(th, NTHREAD);
+    wait_child(child);
+    struct posix_trace_status_info st = tu_status(trid);
+    ck_assert_int_eq(st.posix_stream_status, POSIX_TRACE_SUSPENDED);
+    ck_assert_int_eq(st.posix_stream_overrun_status, POSIX_TRACE_OVERRUN);
+
+    pid_t pid_of[NWRITER];
+    pids_of_writers(pid_of, child);
+    struct tally t = { 0 };
+    read_available(trid, &t, pid_of);
+    ck_assert_uint_gt(t.read, 0);
+    check_accounts(trid, &t, POSIX_TRACE_UNTIL_FULL, 1);
+    ck_assert_uint_gt(t.gaps, 0);
+    tu_shutdown(trid);
+}
+END_TEST
+
+Suite *suite_record_stress(void)
+{
+    Suite *s = suite_create("record_stress");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_threads_and_child_all_kept);
+    tcase_add_test(tc, test_loop_losses_counted);
+    tcase_add_test(tc, test_until_full_losses_counted);
+    suite_add_tcase(s, tc);
+    return s;
+}
