@@ -685,10 +685,10 @@ MUTANTS = [
         "what": "a traced process that records into a stream shut down by its controller's"
                 " exit dies (abort)",
         "edits": [("posix/record.c",
-                   "        if (s != NULL && atomic_load_explicit(&s->recording, memory_order_relaxed))",
-                   "        if (s != NULL && s->state == SLOT_FREE)\n"
-                   "            __builtin_trap();\n"
-                   "        if (s != NULL && atomic_load_explicit(&s->recording, memory_order_relaxed))")],
+                   "    return s != NULL &&\n",
+                   "    if (s != NULL && s->state == SLOT_FREE)\n"
+                   "        __builtin_trap();\n"
+                   "    return s != NULL &&\n")],
         "collateral": [],
     },
 ]

@@ -78,6 +78,7 @@ int posix_trace_set_filter(trace_id_t trid, const trace_event_set_t *set, int ho
         change[1].__bits[w] = res & eventset_word_mask(w);
     }
     s->filter = change[1];                              /* S0184 */
+    stream_update_recording(s);         /* what posix_trace_event() tests */
     if (s->run == POSIX_TRACE_RUNNING) {
         /* S0186, S0273: while the trace is in progress; none on a suspended
          * stream (2.11.2.1: "changed while the trace stream was running"). */

@@ -3,18 +3,24 @@
  * record.c -- posix_trace_event(): the recording path (S0121, S0122).
  *
  * Kept short because it is the hot path: a process traced into no stream
- * pays two loads (its list of streams, its block's epoch); otherwise, for
- * each stream that records, one lock, the header and data copied into the
- * ring, one unlock.  The streams are those the process is traced into,
+ * pays a few loads (its block's epoch, its list of streams), an event that
+ * a stream filters out one more (the stream's pass bits, stream.h), with no
+ * lock; otherwise, for each stream that records, one lock, the header and
+ * data copied into the ring, one unlock.  The streams are those the process is traced into,
  * whoever controls them (process.h).
  */
 #include "stream/eventset_bits.h"
 #include "posix/process.h"
 #include "posix/stream_put.h"
 
-static void record_into(struct stream *s, trace_event_id_t id, const void *data,
-                        size_t len, const void *prog)
+/* Out of line, so that the tests before it (no stream, filtered out) run
+ * in a function that saves no register and sets up no frame. */
+__attribute__((noinline)) static void record_into(struct stream *s, trace_event_id_t id,
+                                                  const void *data, size_t len,
+                                                  const void *prog)
 {
+    if (data == NULL)
+        len = 0;
     shm_lock(&s->lock);
     if (s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)) {
         shm_unlock(&s->lock);     /* filtered out: no effect (S0122) */
@@ -37,23 +43,64 @@ static void record_into(struct stream *s, trace_event_id_t id, const void *data,
     shm_unlock(&s->lock);
 }
 
+/* Does s want event id?  Filtered out, or not recording: one load of the
+ * stream's pass bits and a branch, no lock (S0122; stream.h). */
+static inline int stream_wants(struct stream *s, trace_event_id_t id)
+{
+    return s != NULL &&
+           (int)((atomic_load_explicit(&s->pass[id / 64u], memory_order_relaxed) >>
+                  (id % 64u)) & 1u);
+}
+
+/* A process traced into several streams records into each in turn. */
+__attribute__((noinline)) static void record_each(uint64_t mask, trace_event_id_t id,
+                                                  const void *data, size_t len,
+                                                  const void *prog)
+{
+    struct proc *p = &posixtrace_proc;
+    do {
+        int i = __builtin_ctzll(mask);
+        mask &= mask - 1;
+        struct stream *s = atomic_load_explicit(&p->att[i].s, memory_order_relaxed);
+        if (stream_wants(s, id))
+            record_into(s, id, data, len, prog);
+    } while (mask);
+}
+
+/* The tests: nothing is live across a call here, so that the compiler
+ * saves no register and the cases with nothing to record cost a few loads
+ * and branches: no stream (the mask), filtered out (one more load, the
+ * stream's pass bits); the recording itself is a tail call. */
+static inline __attribute__((always_inline)) void
+record_event(trace_event_id_t id, const void *data, size_t len, const void *prog)
+{
+    struct proc *p = &posixtrace_proc;
+    uint64_t mask = atomic_load_explicit(&p->mask, memory_order_acquire);
+    if (mask == 0 || id >= __POSIXTRACE_EVENT_ID_LIMIT)
+        return;
+    if (__builtin_expect((mask & (mask - 1)) != 0, 0)) {
+        record_each(mask, id, data, len, prog);
+        return;
+    }
+    struct stream *s = atomic_load_explicit(&p->att[__builtin_ctzll(mask)].s,
+                                            memory_order_relaxed);
+    if (stream_wants(s, id))            /* traced into one stream: the usual case */
+        record_into(s, id, data, len, prog);
+}
+
+__attribute__((noinline)) static void sync_then_record(trace_event_id_t id, const void *data,
+                                                       size_t len, const void *prog)
+{
+    proc_sync();                        /* a controller created a stream for us */
+    record_event(id, data, len, prog);
+}
+
 void posix_trace_event(trace_event_id_t id, const void *restrict data, size_t len)
 {
     struct proc *p = &posixtrace_proc;
     if (__builtin_expect(atomic_load_explicit(p->epoch, memory_order_acquire) !=
                          atomic_load_explicit(&p->seen, memory_order_relaxed), 0))
-        proc_sync();                    /* a controller created a stream for us */
-    uint64_t mask = atomic_load_explicit(&p->mask, memory_order_acquire);
-    if (mask == 0 || id >= __POSIXTRACE_EVENT_ID_LIMIT)
-        return;
-    if (data == NULL)
-        len = 0;
-    const void *prog = __builtin_return_address(0);
-    do {
-        int i = __builtin_ctzll(mask);
-        mask &= mask - 1;
-        struct stream *s = atomic_load_explicit(&p->att[i].s, memory_order_relaxed);
-        if (s != NULL && atomic_load_explicit(&s->recording, memory_order_relaxed))
-            record_into(s, id, data, len, prog);
-    } while (mask);
+        sync_then_record(id, data, len, __builtin_return_address(0));
+    else
+        record_event(id, data, len, __builtin_return_address(0));
 }

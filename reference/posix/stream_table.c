@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "stream/event_names.h"
 #include "posix/process.h"
+#include "stream/eventset_bits.h"
 #include "posix/stream_table.h"
 
 struct stream_table posixtrace_table;
@@ -159,7 +160,10 @@ void stream_update_recording(struct stream *s)
 {
     int on = s->state == SLOT_ACTIVE &&
              (s->run == POSIX_TRACE_RUNNING || s->autostopped);
-    atomic_store_explicit(&s->recording, on, memory_order_release);
+    for (size_t w = 0; w < STREAM_PASS_WORDS; w++) {
+        uint64_t pass = on ? ~(uint64_t)s->filter.__bits[w] & eventset_word_mask(w) : 0;
+        atomic_store_explicit(&s->pass[w], pass, memory_order_release);
+    }
 }
 
 /* S0111: streams still active when the process exits are shut down. */

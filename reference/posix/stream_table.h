@@ -53,7 +53,8 @@ struct name_table *stream_names(const struct stream *s);
  * the table knows no log. */
 void stream_table_forget_logs_with(void (*forget)(struct log_stream *ls));
 
-/* Updates s->recording after a change of state. */
+/* Updates s->pass, the recording path's test, after a change of state or
+ * of the filter (lock held). */
 void stream_update_recording(struct stream *s);
 
 #endif

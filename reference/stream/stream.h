@@ -30,6 +30,7 @@
 
 #define STREAM_MAGIC     0x3154535243525450ull  /* "PTRCST1": fd scan after exec */
 #define SIM_ORIGINS_MAX  256                    /* threads with deterministic origins */
+#define STREAM_PASS_WORDS (sizeof(trace_event_set_t) / sizeof(uint64_t))
 
 /* SLOT_CLOSING: a stream with log being shut down: its final flush runs
  * (the flusher still uses the slot), every call with its trace id fails. */
@@ -59,9 +60,13 @@ struct stream {
     unsigned        slot;           /* index in the controller's table */
     int             state;          /* enum slot_state */
     int             waiters;        /* readers blocked on `readable` */
-    _Atomic int     recording;      /* running, or UNTIL_FULL-stopped and
-                                     * counting the events it loses: read
-                                     * without the lock by every process */
+    /* The recording path's test, read without the lock by every process
+     * (posix/record.c): bit id set if posix_trace_event(id) has work here,
+     * that is the stream runs (or UNTIL_FULL stopped it and it counts the
+     * events it loses) and id is not in the filter.  One load and a branch
+     * for a filtered-out event; the lock is taken only when the bit is set,
+     * and the test repeated under it.  Set by stream_update_recording(). */
+    _Atomic uint64_t pass[STREAM_PASS_WORDS];
 
     /* The stream proper, valid while state == SLOT_ACTIVE. */
     trace_attr_t    attr;           /* copy of the creation attributes */

@@ -276,6 +276,47 @@ START_TEST(test_until_full_losses_counted)
 }
 END_TEST
 
+/* Is the pass bit of id set in s (the recording path's test, stream.h)? */
+static int pass_bit(trace_id_t trid, trace_event_id_t id)
+{
+    struct stream *s = stream_acquire(trid);
+    ck_assert_ptr_nonnull(s);
+    int on = (int)((atomic_load(&s->pass[id / 64u]) >> (id % 64u)) & 1u);
+    stream_release(s);
+    return on;
+}
+
+/* S0122, S0184, S0190-S0192: the bits posix_trace_event() tests without the
+ * lock follow the filter and the state at once: clear for a filtered-out
+ * type and on a suspended stream, set again when the filter lets the type
+ * through, so that the next event is recorded. */
+START_TEST(test_pass_bits_follow_filter_and_state)
+{
+    trace_id_t trid = tu_stream_sim();
+    trace_event_id_t a = POSIX_TRACE_UNNAMED_USEREVENT, b;
+    ck_assert_int_eq(posix_trace_eventid_open("record_stress.b", &b), 0);
+    ck_assert(!pass_bit(trid, a));                      /* suspended */
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    ck_assert(pass_bit(trid, a) && pass_bit(trid, b));
+    trace_event_set_t set;
+    ck_assert_int_eq(posix_trace_eventset_empty(&set), 0);
+    ck_assert_int_eq(posix_trace_eventset_add(a, &set), 0);
+    ck_assert_int_eq(posix_trace_set_filter(trid, &set, POSIX_TRACE_ADD_EVENTSET), 0);
+    ck_assert(!pass_bit(trid, a) && pass_bit(trid, b));
+    ck_assert_int_eq(posix_trace_set_filter(trid, &set, POSIX_TRACE_SUB_EVENTSET), 0);
+    ck_assert(pass_bit(trid, a));
+    tu_event_int(a, 7);
+    struct tu_ev ev;
+    int found = 0;
+    while (tu_read1(trid, &ev))
+        found += ev.info.posix_event_id == a;
+    ck_assert_int_eq(found, 1);
+    ck_assert_int_eq(posix_trace_stop(trid), 0);
+    ck_assert(!pass_bit(trid, a) && !pass_bit(trid, b));
+    tu_shutdown(trid);
+}
+END_TEST
+
 Suite *suite_record_stress(void)
 {
     Suite *s = suite_create("record_stress");
@@ -284,6 +325,7 @@ Suite *suite_record_stress(void)
     tcase_add_test(tc, test_threads_and_child_all_kept);
     tcase_add_test(tc, test_loop_losses_counted);
     tcase_add_test(tc, test_until_full_losses_counted);
+    tcase_add_test(tc, test_pass_bits_follow_filter_and_state);
     suite_add_tcase(s, tc);
     return s;
 }
