@@ -99,13 +99,13 @@ void stream_sim_origin(struct stream *s, struct origin *o)
 void stream_make_room(struct stream *s, uint64_t need)
 {
     while (s->ring.cap - ring_used(&s->ring) < need) {
-        struct rec_hdr h;
-        ring_copy_out(&s->ring, s->ring.tail, &h, sizeof h);
-        s->ring.tail += rec_size(h.len & REC_LEN_MASK);
+        uint32_t len;
+        RING_HDR_FIELD(&s->ring, s->ring.tail, len, &len);
         if (s->ovf == OVF_NONE) {
             s->ovf = OVF_PENDING;
-            s->ovf_ts = h.ts;
+            RING_HDR_FIELD(&s->ring, s->ring.tail, ts, &s->ovf_ts);
         }
+        s->ring.tail += rec_size(len & REC_LEN_MASK);
         s->lost++;
     }
     s->overrun = POSIX_TRACE_OVERRUN;                   /* S0248 */

@@ -72,6 +72,14 @@ static inline void ring_copy_in(struct ring *r, uint64_t off, const void *src, u
     }
 }
 
+/* One field of the record header at byte offset off: records start on 8
+ * bytes and the capacity is a multiple of 8, so no field of 8 bytes or
+ * less straddles the end of the buffer (LOOP drops the oldest records
+ * reading only their length and time: stream_put.c). */
+#define RING_HDR_FIELD(r, off, field, dst)                                          \
+    memcpy((dst), ring_buf(r) + (((off) + offsetof(struct rec_hdr, field)) & ((r)->cap - 1)), \
+           sizeof((struct rec_hdr *)0)->field)
+
 static inline void ring_copy_out(const struct ring *r, uint64_t off, void *dst, uint64_t n)
 {
     uint64_t pos = off & (r->cap - 1), first = r->cap - pos;
