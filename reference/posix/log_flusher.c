@@ -20,6 +20,7 @@
 #include <sys/statvfs.h>
 #include "posix/log_flusher.h"
 #include "posix/process.h"
+#include "posix/stage.h"
 #include "posix/stream_put.h"
 #include "posix/stream_table.h"
 #include "posix/read.h"
@@ -164,6 +165,7 @@ static void run_flush(struct stream *s, struct log_stream *ls, int final)
     size_t rounds = final ? SIZE_MAX : s->ring.cap / ls->pending.cap + 2;
     int more;
     do {
+        stage_drain(s);                 /* the events threads staged (stage.h) */
         more = take_into(s, &ls->pending);
         s->flush_mark = flush_mark_of(s);
         struct rec_buf t = ls->batch;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <string.h>
 #include "posix/prerecorded.h"
+#include "posix/stage.h"
 #include "posix/stream_put.h"
 #include "posix/stream_table.h"
 #include "posix/read.h"
@@ -95,6 +96,14 @@ static void take_event(struct stream *s, struct posix_trace_event_info *ev,
     *data_len = n;
 }
 
+/* Has CLOCK_REALTIME reached t? */
+static int deadline_passed(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return now.tv_sec > t->tv_sec || (now.tv_sec == t->tv_sec && now.tv_nsec >= t->tv_nsec);
+}
+
 static int valid_abstime(const struct timespec *t)
 {
     return t != NULL && t->tv_nsec >= 0 && t->tv_nsec < 1000000000L;
@@ -122,6 +131,7 @@ static int read_event(trace_id_t trid, struct posix_trace_event_info *ev, void *
     unsigned long gen = s->gen;
     int rc = 0;
     for (;;) {
+        stage_drain(s);                 /* events staged by other threads */
         if (stream_event_ready(s)) {
             take_event(s, ev, data, num_bytes, data_len);
             *unavailable = 0;                           /* S0200, S0210 */
@@ -134,8 +144,11 @@ static int read_event(trace_id_t trid, struct posix_trace_event_info *ev, void *
             rc = EINVAL;                                /* S0224 */
             break;
         }
+        struct timespec until;
+        int poll = stage_wait_deadline(s, mode == WAIT_UNTIL ? abstime : NULL, &until);
         s->waiters++;
-        int w = shm_cond_wait(&s->readable, &s->lock, mode == WAIT_UNTIL ? abstime : NULL);
+        int w = shm_cond_wait(&s->readable, &s->lock,
+                              poll ? &until : mode == WAIT_UNTIL ? abstime : NULL);
         s->waiters--;
         if (s->state != SLOT_ACTIVE || s->gen != gen) {
             if (s->waiters == 0)
@@ -143,7 +156,11 @@ static int read_event(trace_id_t trid, struct posix_trace_event_info *ev, void *
             rc = EINVAL;                /* shut down while we waited */
             break;
         }
-        if (w == ETIMEDOUT && !stream_event_ready(s)) {
+        if (w == ETIMEDOUT && mode == WAIT_UNTIL && !stream_event_ready(s) &&
+            (!poll || deadline_passed(abstime))) {
+            stage_drain(s);
+            if (stream_event_ready(s))
+                continue;
             rc = ETIMEDOUT;                             /* S0203, S0204 */
             break;
         }

@@ -11,6 +11,7 @@
  */
 #include "stream/eventset_bits.h"
 #include "posix/process.h"
+#include "posix/stage.h"
 #include "posix/stream_put.h"
 
 /* Out of line, so that the tests before it (no stream, filtered out) run
@@ -19,6 +20,8 @@ __attribute__((noinline)) static void record_into(struct stream *s, trace_event_
                                                   const void *data, size_t len,
                                                   const void *prog)
 {
+    if (stage_record(s, id, data, len, prog))
+        return;                         /* staged without the lock (stage.h) */
     if (data == NULL)
         len = 0;
     shm_lock(&s->lock);

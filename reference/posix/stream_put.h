@@ -74,13 +74,16 @@ struct stream_flush_hooks {
 };
 extern struct stream_flush_hooks stream_flush_hooks;
 
-static inline void stream_write(struct stream *s, trace_event_id_t id, const void *data,
-                                uint32_t len, int truncated, const struct origin *o)
+/* Writes a record (room made); ts NULL: now, on the stream's clock. */
+static inline void stream_write_at(struct stream *s, const uint64_t *ts, trace_event_id_t id,
+                                   const void *data, uint32_t len, int truncated,
+                                   const struct origin *o)
 {
     struct rec_hdr h = {
-        .ts = stream_now(s), .thread = o->thread, .prog = o->prog, .id = id,
+        .ts = ts ? *ts : stream_now(s), .thread = o->thread, .prog = o->prog, .id = id,
         .pid = o->pid, .len = len | (truncated ? REC_TRUNCATED : 0), .cpu = o->cpu,
     };
+    s->last_ts = h.ts;
     struct ring *r = &s->ring;
     uint64_t pos = r->head & (r->cap - 1);
     uint64_t size = rec_size(len);
@@ -109,12 +112,20 @@ static inline void stream_write(struct stream *s, trace_event_id_t id, const voi
         shm_cond_broadcast(&s->readable);
 }
 
+static inline void stream_write(struct stream *s, trace_event_id_t id, const void *data,
+                                uint32_t len, int truncated, const struct origin *o)
+{
+    stream_write_at(s, NULL, id, data, len, truncated, o);
+}
+
 /* Records an event (lock held, stream active): applies the stream-full
  * policy, wakes readers.  Returns 0, or -1 if the event was lost (UNTIL_FULL
  * or FLUSH stopped the stream).  A STOP event may use the space kept for the
- * automatic STOP of UNTIL_FULL. */
-static inline int stream_put(struct stream *s, trace_event_id_t id, const void *data,
-                             uint32_t len, int truncated, const struct origin *o)
+ * automatic STOP of UNTIL_FULL.  ts NULL: now, else the time the event
+ * was staged (stage.c). */
+static inline int stream_put_at(struct stream *s, const uint64_t *ts, trace_event_id_t id,
+                                const void *data, uint32_t len, int truncated,
+                                const struct origin *o)
 {
     uint64_t need = rec_size(len);
     uint64_t extra = id == POSIX_TRACE_STOP ? s->reserve : 0;
@@ -126,10 +137,16 @@ static inline int stream_put(struct stream *s, trace_event_id_t id, const void *
                  stream_flush_make_room(s, need, extra) != 0)
             return stream_full_until(s);
     }
-    stream_write(s, id, data, len, truncated, o);
+    stream_write_at(s, ts, id, data, len, truncated, o);
     if (s->flush_mark && ring_used(&s->ring) >= s->flush_mark)
         stream_flush_auto(s);                           /* S0038 */
     return 0;
+}
+
+static inline int stream_put(struct stream *s, trace_event_id_t id, const void *data,
+                             uint32_t len, int truncated, const struct origin *o)
+{
+    return stream_put_at(s, NULL, id, data, len, truncated, o);
 }
 
 #endif

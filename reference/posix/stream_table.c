@@ -115,6 +115,8 @@ __attribute__((constructor)) static void table_at_load(void)
     stream_table_init();
 }
 
+void (*stream_acquire_hook)(struct stream *s);
+
 struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot)
 {
     stream_table_init();
@@ -131,6 +133,8 @@ struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot)
         pthread_mutex_unlock(&sl->lock);
         return NULL;
     }
+    if (stream_acquire_hook != NULL)
+        stream_acquire_hook(s);
     if (slot != NULL)
         *slot = sl;                     /* kept locked */
     else

@@ -34,6 +34,9 @@ void stream_table_init(void);
 /* Locks and returns the active stream trid names, or NULL (trid invalid,
  * shut down, or inherited from a parent process). */
 struct stream *stream_acquire(trace_id_t trid);
+/* Called by stream_acquire(_slot) with the stream's lock just taken: the
+ * staged events go into the ring (stage.c sets it at load). */
+extern void (*stream_acquire_hook)(struct stream *s);
 /* The same, with the slot kept locked too (*slot): for changing the slot. */
 struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot);
 static inline void stream_release(struct stream *s) { shm_unlock(&s->lock); }

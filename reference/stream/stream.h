@@ -51,6 +51,19 @@ struct sim_origin {
     uint64_t thread;                /* its pthread_t */
 };
 
+/* A thread's staging buffer (posix/stage.c): the events it records into a
+ * stream on a real clock go here without the lock, one producer (the owner
+ * thread) and one consumer (whoever holds the stream's lock), then into the
+ * ring, in timestamp order, under the lock. */
+#define STAGE_SLOTS   8
+#define STAGE_BYTES   ((uint64_t)16 << 10)              /* a power of two */
+struct stage {
+    _Atomic uint64_t owner;         /* 0: free; else the owner thread's token */
+    _Atomic uint64_t head;          /* bytes staged (the owner) */
+    _Atomic uint64_t tail;          /* bytes moved into the ring (lock held) */
+    unsigned char    buf[STAGE_BYTES];
+};
+
 struct stream {
     uint64_t        magic;          /* STREAM_MAGIC */
     uint64_t        map_len;        /* bytes of the shared object */
@@ -103,6 +116,9 @@ struct stream {
     uint32_t        sim_pids[SIM_ORIGINS_MAX];
     unsigned        nsim_pids;
     trace_event_set_t filter;       /* TEF: event types not recorded (eventset_bits.h) */
+    uint64_t        last_ts;        /* timestamp of the last record written */
+    _Atomic uint32_t stages_used;   /* bit i: stages[i] was ever claimed */
+    struct stage    stages[STAGE_SLOTS];
 };
 
 static inline trace_id_t stream_trid(const struct stream *s)

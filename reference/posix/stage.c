@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stage.c -- recording without the stream's lock (stage.h): per-thread
+ * staging buffers inside the shared stream.
+ *
+ * A buffer has one producer, the thread that owns it (claimed with a
+ * compare-and-swap of its owner word, given back when the thread ends or
+ * taken over when its process has gone), and one consumer at a time, the
+ * holder of the stream's lock.  The producer writes a record past `head`
+ * and then publishes it with a release store of `head`; a record half
+ * written (a thread killed in the middle) is never seen.  The consumer
+ * merges the buffers by timestamp (a timestamp older than the ring's last is
+ * raised to it, so that the ring stays in timestamp order: the event is
+ * recorded when it reaches the ring) and puts each event with the ring's
+ * code, so that the full policies, the overrun status, OVERFLOW and the
+ * counts of lost events are exactly those of the locked path.
+ *
+ * Only streams on a real clock stage: a simulated clock and deterministic
+ * origins are the stream's shared state, taken under the lock so that a
+ * scenario gives the same events, timestamps and bytes every run.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include "stream/eventset_bits.h"
+#include "posix/process.h"
+#include "posix/stage.h"
+#include "posix/stream_table.h"
+
+#define STAGE_REC_MAX  (STAGE_BYTES / 4)        /* bigger events take the lock */
+#define STAGE_POLL_NS  5000000L                 /* a waiting reader looks every 5 ms */
+
+/* The calling thread's buffer, in the stream it last staged into. */
+struct stage_cache {
+    struct stream *s;
+    unsigned long  gen;
+    pid_t          pid;                 /* the process that claimed it (fork) */
+    uint64_t       token;               /* this thread's owner word */
+    struct stage  *st;
+};
+
+static _Thread_local struct stage_cache cache;
+static _Atomic uint32_t thread_count;
+static pthread_key_t give_back_key;
+static pthread_once_t give_back_once = PTHREAD_ONCE_INIT;
+
+/* At thread exit: the buffer goes back to the stream (its events stay). */
+static void give_back(void *unused)
+{
+    (void)unused;
+    struct stage_cache *c = &cache;
+    if (c->st != NULL && c->pid == posixtrace_proc.pid) {
+        uint64_t mine = c->token;
+        atomic_compare_exchange_strong(&c->st->owner, &mine, 0);
+    }
+    c->st = NULL;
+    c->s = NULL;
+}
+
+static void make_give_back_key(void)
+{
+    pthread_key_create(&give_back_key, give_back);
+}
+
+/* An owner whose process has ended (killed, or exited without giving its
+ * buffers back): its buffer may be taken over, events and all. */
+static int owner_gone(uint64_t owner)
+{
+    pid_t pid = (pid_t)(owner >> 32);
+    return owner != 0 && pid != posixtrace_proc.pid && kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+static int claim(struct stage_cache *c, struct stream *s)
+{
+    pthread_once(&give_back_once, make_give_back_key);
+    if (c->pid != posixtrace_proc.pid || c->token == 0) {
+        c->pid = posixtrace_proc.pid;   /* a new thread, or the child of fork */
+        c->token = ((uint64_t)(uint32_t)c->pid << 32) | (atomic_fetch_add(&thread_count, 1) + 1u);
+    } else if (c->st != NULL) {
+        uint64_t mine = c->token;       /* another stream: give the old one back */
+        atomic_compare_exchange_strong(&c->st->owner, &mine, 0);
+    }
+    c->st = NULL;
+    c->s = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; i < STAGE_SLOTS; i++) {
+            struct stage *st = &s->stages[i];
+            uint64_t owner = atomic_load_explicit(&st->owner, memory_order_relaxed);
+            if (pass == 0 ? owner != 0 : !owner_gone(owner))
+                continue;
+            if (!atomic_compare_exchange_strong(&st->owner, &owner, c->token))
+                continue;
+            atomic_fetch_or(&s->stages_used, 1u << i);
+            c->s = s;
+            c->gen = s->gen;
+            c->st = st;
+            pthread_setspecific(give_back_key, c);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void stage_copy_in(struct stage *st, uint64_t off, const void *src, uint64_t n)
+{
+    uint64_t pos = off & (STAGE_BYTES - 1), first = STAGE_BYTES - pos;
+    if (n <= first) {
+        memcpy(st->buf + pos, src, n);
+    } else {
+        memcpy(st->buf + pos, src, first);
+        memcpy(st->buf, (const unsigned char *)src + first, n - first);
+    }
+}
+
+static void stage_copy_out(const struct stage *st, uint64_t off, void *dst, uint64_t n)
+{
+    uint64_t pos = off & (STAGE_BYTES - 1), first = STAGE_BYTES - pos;
+    if (n <= first) {
+        memcpy(dst, st->buf + pos, n);
+    } else {
+        memcpy(dst, st->buf + pos, first);
+        memcpy((unsigned char *)dst + first, st->buf, n - first);
+    }
+}
+
+static void drain_locked(struct stream *s)
+{
+    shm_lock(&s->lock);
+    stage_drain(s);
+    shm_unlock(&s->lock);
+}
+
+int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t len,
+                 const void *prog)
+{
+    if (s->sim || s->simorigin ||
+        __atomic_load_n(&s->run, __ATOMIC_RELAXED) != POSIX_TRACE_RUNNING)
+        return 0;
+    struct stage_cache *c = &cache;
+    if (__builtin_expect(c->s != s || c->gen != s->gen || c->pid != posixtrace_proc.pid, 0) &&
+        !claim(c, s))
+        return 0;
+    if (data == NULL)
+        len = 0;
+    int truncated = len > s->max_data;
+    uint32_t n = truncated ? s->max_data : (uint32_t)len;      /* S0121 */
+    uint64_t size = rec_size(n);
+    if (size > STAGE_REC_MAX)
+        return 0;
+    struct stage *st = c->st;
+    uint64_t head = atomic_load_explicit(&st->head, memory_order_relaxed);
+    if (head + size - atomic_load_explicit(&st->tail, memory_order_acquire) > STAGE_BYTES) {
+        drain_locked(s);                /* full: into the ring, under the lock */
+        if (head + size - atomic_load_explicit(&st->tail, memory_order_acquire) > STAGE_BYTES)
+            return 0;
+    }
+    struct origin o;
+    origin_of_caller(&o, prog);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct rec_hdr h = {
+        .ts = timespec_to_ns(&now), .thread = o.thread, .prog = o.prog, .id = id,
+        .pid = o.pid, .len = n | (truncated ? REC_TRUNCATED : 0), .cpu = o.cpu,
+    };
+    uint64_t pos = head & (STAGE_BYTES - 1);
+    if (pos + size <= STAGE_BYTES) {            /* the common case: no wrap */
+        unsigned char *p = st->buf + pos;
+        memcpy(p, &h, sizeof h);
+        if (n) {
+            uint64_t zero = 0;          /* defined padding: the log copies records */
+            memcpy(p + size - 8, &zero, 8);
+            memcpy(p + sizeof h, data, n);
+        }
+    } else {
+        static const uint64_t zero = 0;
+        stage_copy_in(st, head, &h, sizeof h);
+        if (n) {
+            stage_copy_in(st, head + size - 8, &zero, 8);
+            stage_copy_in(st, head + sizeof h, data, n);
+        }
+    }
+    atomic_store_explicit(&st->head, head + size, memory_order_release);
+    if (__atomic_load_n(&s->waiters, __ATOMIC_RELAXED))
+        drain_locked(s);                /* a reader waits for it */
+    return 1;
+}
+
+/* One staged event, recorded now (lock held): what record.c does under the
+ * lock, with the event's own time and origin. */
+static void put_staged(struct stream *s, struct rec_hdr *h, const void *data)
+{
+    if (s->state != SLOT_ACTIVE || eventset_has(&s->filter, h->id))
+        return;                         /* filtered out since it was staged (S0122) */
+    if (s->run != POSIX_TRACE_RUNNING) {
+        if (s->autostopped) {
+            s->overrun = POSIX_TRACE_OVERRUN;           /* UNTIL_FULL and full */
+            s->lost++;
+        }
+        return;                         /* stopped since: not recorded */
+    }
+    uint64_t ts = h->ts < s->last_ts ? s->last_ts : h->ts;
+    struct origin o = { h->pid, h->thread, h->prog, h->cpu };
+    stream_put_at(s, &ts, h->id, data, h->len & REC_LEN_MASK, (h->len & REC_TRUNCATED) != 0,
+                  &o);
+}
+
+/* Moves the record at tail out of st into the ring; returns its size.  A
+ * record that does not wrap is read in place. */
+static uint64_t drain_one(struct stream *s, struct stage *st, uint64_t tail)
+{
+    struct rec_hdr h;
+    unsigned char copy[STAGE_REC_MAX];
+    uint64_t pos = tail & (STAGE_BYTES - 1);
+    const unsigned char *data;
+    if (pos + REC_HDR_SIZE <= STAGE_BYTES) {
+        memcpy(&h, st->buf + pos, sizeof h);
+    } else {
+        stage_copy_out(st, tail, &h, sizeof h);
+    }
+    uint32_t len = h.len & REC_LEN_MASK;
+    uint64_t size = rec_size(len);
+    if (pos + size <= STAGE_BYTES) {
+        data = st->buf + pos + REC_HDR_SIZE;
+    } else {
+        stage_copy_out(st, tail + REC_HDR_SIZE, copy, len);
+        data = copy;
+    }
+    put_staged(s, &h, data);
+    return size;
+}
+
+void stage_drain(struct stream *s)
+{
+    uint32_t used = atomic_load_explicit(&s->stages_used, memory_order_acquire);
+    if (used == 0)
+        return;
+    for (;;) {
+        struct stage *best = NULL;
+        uint64_t best_ts = 0, best_tail = 0, best_head = 0;
+        int busy = 0;
+        for (uint32_t m = used; m; m &= m - 1) {
+            struct stage *st = &s->stages[__builtin_ctz(m)];
+            uint64_t t = atomic_load_explicit(&st->tail, memory_order_relaxed);
+            uint64_t h = atomic_load_explicit(&st->head, memory_order_acquire);
+            if (t == h)
+                continue;
+            busy++;
+            uint64_t ts;
+            stage_copy_out(st, t, &ts, sizeof ts);
+            if (best == NULL || ts < best_ts) {
+                best = st;
+                best_ts = ts;
+                best_tail = t;
+                best_head = h;
+            }
+        }
+        if (best == NULL)
+            return;
+        /* One buffer with events (one thread records): all of them in a
+         * row, no merging; else the oldest event of all, then look again. */
+        uint64_t end = busy == 1 ? best_head : best_tail + 1;
+        uint64_t t = best_tail;
+        while (t < end)
+            t += drain_one(s, best, t);
+        atomic_store_explicit(&best->tail, t, memory_order_release);
+    }
+}
+
+int stage_wait_deadline(const struct stream *s, const struct timespec *abstime,
+                        struct timespec *until)
+{
+    if (atomic_load_explicit(&s->stages_used, memory_order_relaxed) == 0)
+        return 0;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t t = timespec_to_ns(&now) + STAGE_POLL_NS;
+    if (abstime != NULL && (abstime->tv_sec < 0 || timespec_to_ns(abstime) < t)) {
+        *until = *abstime;
+        return 1;
+    }
+    ns_to_timespec(t, until);
+    return 1;
+}
+
+/* Every call that takes a stream's lock through the table moves the staged
+ * events into the ring first, so that it sees them (stream_table.h). */
+__attribute__((constructor)) static void stage_hook_at_load(void)
+{
+    stream_acquire_hook = stage_drain;
+}
