@@ -33,10 +33,11 @@
 /* The calling thread's buffer, in the stream it last staged into. */
 struct stage_cache {
     struct stream *s;
-    unsigned long  gen;
     pid_t          pid;                 /* the process that claimed it (fork) */
     uint64_t       token;               /* this thread's owner word */
     struct stage  *st;
+    uint32_t       max_data;            /* the stream's, read once: its line is
+                                         * the lock's and the ring's */
 };
 
 static _Thread_local struct stage_cache cache;
@@ -92,8 +93,8 @@ static int claim(struct stage_cache *c, struct stream *s)
                 continue;
             atomic_fetch_or(&s->stages_used, 1u << i);
             c->s = s;
-            c->gen = s->gen;
             c->st = st;
+            c->max_data = s->max_data;
             pthread_setspecific(give_back_key, c);
             return 1;
         }
@@ -133,25 +134,31 @@ static void drain_locked(struct stream *s)
 int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t len,
                  const void *prog)
 {
-    if (s->sim || s->simorigin ||
-        __atomic_load_n(&s->run, __ATOMIC_RELAXED) != POSIX_TRACE_RUNNING)
-        return 0;
     struct stage_cache *c = &cache;
-    if (__builtin_expect(c->s != s || c->gen != s->gen || c->pid != posixtrace_proc.pid, 0) &&
-        !claim(c, s))
-        return 0;
+    /* Still ours?  The owner word shares its line with head, which only
+     * this thread writes; a stream mapped since at the same address (a
+     * child that unmapped one), or a buffer taken over, fails it. */
+    if (__builtin_expect(c->s != s || c->pid != posixtrace_proc.pid ||
+                         atomic_load_explicit(&c->st->owner, memory_order_relaxed) != c->token,
+                         0)) {
+        /* The clock and the origins are the stream's shared state there. */
+        if (s->sim || s->simorigin || !claim(c, s))
+            return 0;
+    }
     if (data == NULL)
         len = 0;
-    int truncated = len > s->max_data;
-    uint32_t n = truncated ? s->max_data : (uint32_t)len;      /* S0121 */
+    int truncated = len > c->max_data;
+    uint32_t n = truncated ? c->max_data : (uint32_t)len;      /* S0121 */
     uint64_t size = rec_size(n);
     if (size > STAGE_REC_MAX)
         return 0;
     struct stage *st = c->st;
     uint64_t head = atomic_load_explicit(&st->head, memory_order_relaxed);
-    if (head + size - atomic_load_explicit(&st->tail, memory_order_acquire) > STAGE_BYTES) {
+    uint64_t tail = atomic_load_explicit(&c->st->tail, memory_order_acquire);
+    if (head + size - tail > STAGE_BYTES) {
         drain_locked(s);                /* full: into the ring, under the lock */
-        if (head + size - atomic_load_explicit(&st->tail, memory_order_acquire) > STAGE_BYTES)
+        tail = atomic_load_explicit(&st->tail, memory_order_acquire);
+        if (head + size - tail > STAGE_BYTES)
             return 0;
     }
     struct origin o;
@@ -180,8 +187,11 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
         }
     }
     atomic_store_explicit(&st->head, head + size, memory_order_release);
-    if (__atomic_load_n(&s->waiters, __ATOMIC_RELAXED))
-        drain_locked(s);                /* a reader waits for it */
+    /* A reader may wait for it: looked at only when the buffer was empty,
+     * since a reader drains it before it waits (the waiters count shares a
+     * line with the lock). */
+    if (head == tail && __atomic_load_n(&s->waiters, __ATOMIC_RELAXED))
+        drain_locked(s);
     return 1;
 }
 
@@ -229,6 +239,51 @@ static uint64_t drain_one(struct stream *s, struct stage *st, uint64_t tail)
     return size;
 }
 
+/* The same for a run of one buffer's records, [tail, end), copied into the
+ * ring at once when that is what drain_one would do record by record: the
+ * stream runs, none is filtered out, their times need no raising, and they
+ * fit (LOOP: in the ring, the oldest records dropped first; else in the free
+ * space, short of the FLUSH mark).  Returns whether it did. */
+static int drain_run(struct stream *s, struct stage *st, uint64_t tail, uint64_t end)
+{
+    uint64_t bytes = end - tail;
+    struct ring *r = &s->ring;
+    if (s->state != SLOT_ACTIVE || s->run != POSIX_TRACE_RUNNING ||
+        bytes > r->cap - s->reserve)
+        return 0;
+    if (s->policy != POSIX_TRACE_LOOP &&
+        (bytes > r->cap - s->reserve - ring_used(r) ||
+         (s->flush_mark && ring_used(r) + bytes >= s->flush_mark)))
+        return 0;
+    uint64_t last = s->last_ts;
+    for (uint64_t t = tail; t < end;) {
+        uint64_t ts;
+        uint32_t id, len;
+        memcpy(&ts, st->buf + (t & (STAGE_BYTES - 1)), sizeof ts);
+        memcpy(&id, st->buf + ((t + offsetof(struct rec_hdr, id)) & (STAGE_BYTES - 1)), sizeof id);
+        memcpy(&len, st->buf + ((t + offsetof(struct rec_hdr, len)) & (STAGE_BYTES - 1)),
+               sizeof len);
+        if (ts < last || eventset_has(&s->filter, id))
+            return 0;
+        last = ts;
+        t += rec_size(len & REC_LEN_MASK);
+    }
+    if (r->cap - ring_used(r) < bytes)
+        stream_make_room(s, bytes);     /* LOOP: the oldest go (S0032) */
+    uint64_t pos = tail & (STAGE_BYTES - 1), first = STAGE_BYTES - pos;
+    if (bytes <= first) {
+        ring_copy_in(r, r->head, st->buf + pos, bytes);
+    } else {
+        ring_copy_in(r, r->head, st->buf + pos, first);
+        ring_copy_in(r, r->head + first, st->buf, bytes - first);
+    }
+    r->head += bytes;
+    s->last_ts = last;
+    if (s->waiters)
+        shm_cond_broadcast(&s->readable);
+    return 1;
+}
+
 void stage_drain(struct stream *s)
 {
     uint32_t used = atomic_load_explicit(&s->stages_used, memory_order_acquire);
@@ -260,6 +315,8 @@ void stage_drain(struct stream *s)
          * row, no merging; else the oldest event of all, then look again. */
         uint64_t end = busy == 1 ? best_head : best_tail + 1;
         uint64_t t = best_tail;
+        if (busy == 1 && drain_run(s, best, t, end))
+            t = end;
         while (t < end)
             t += drain_one(s, best, t);
         atomic_store_explicit(&best->tail, t, memory_order_release);

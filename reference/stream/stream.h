@@ -58,10 +58,11 @@ struct sim_origin {
 #define STAGE_SLOTS   8
 #define STAGE_BYTES   ((uint64_t)16 << 10)              /* a power of two */
 struct stage {
-    _Atomic uint64_t owner;         /* 0: free; else the owner thread's token */
-    _Atomic uint64_t head;          /* bytes staged (the owner) */
-    _Atomic uint64_t tail;          /* bytes moved into the ring (lock held) */
-    unsigned char    buf[STAGE_BYTES];
+    /* The owner's line and the consumer's apart: no false sharing. */
+    _Alignas(64) _Atomic uint64_t owner;    /* 0: free; else the owner thread's token */
+    _Atomic uint64_t head;                  /* bytes staged (the owner) */
+    _Alignas(64) _Atomic uint64_t tail;     /* bytes moved into the ring (lock held) */
+    _Alignas(64) unsigned char buf[STAGE_BYTES];
 };
 
 struct stream {

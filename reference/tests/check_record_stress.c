@@ -386,6 +386,33 @@ START_TEST(test_staged_merged_oldest_first)
 }
 END_TEST
 
+/* S0122: an event staged by a thread that tested the filter just before
+ * it changed is not recorded when it reaches the ring after the change
+ * (the filter is tested again there), as with the lock. */
+START_TEST(test_staged_filtered_out_since)
+{
+    struct tu_opts o = { 0 };
+    trace_id_t trid = tu_stream(&o);                    /* CLOCK_REALTIME */
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    trace_event_set_t set;
+    ck_assert_int_eq(posix_trace_eventset_empty(&set), 0);
+    ck_assert_int_eq(posix_trace_eventset_add(POSIX_TRACE_UNNAMED_USEREVENT, &set), 0);
+    ck_assert_int_eq(posix_trace_set_filter(trid, &set, POSIX_TRACE_SET_EVENTSET), 0);
+    struct stream *s = stream_acquire(trid);
+    ck_assert_ptr_nonnull(s);
+    stream_release(s);
+    struct timespec now = tu_now();
+    stage_by_hand(s, 0, (uint64_t)tu_ns(now) + 1000000000u, 1);
+    stage_by_hand(s, 0, (uint64_t)tu_ns(now) + 1000000001u, 2);
+    struct tu_ev ev;
+    int users = 0;
+    while (tu_read1(trid, &ev))
+        users += ev.info.posix_event_id == POSIX_TRACE_UNNAMED_USEREVENT;
+    ck_assert_int_eq(users, 0);
+    tu_shutdown(trid);
+}
+END_TEST
+
 Suite *suite_record_stress(void)
 {
     Suite *s = suite_create("record_stress");
@@ -397,6 +424,7 @@ Suite *suite_record_stress(void)
     tcase_add_loop_test(tc, test_until_full_losses_counted, 0, 2);
     tcase_add_test(tc, test_pass_bits_follow_filter_and_state);
     tcase_add_test(tc, test_staged_merged_oldest_first);
+    tcase_add_test(tc, test_staged_filtered_out_since);
     suite_add_tcase(s, tc);
     return s;
 }
