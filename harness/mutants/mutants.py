@@ -269,7 +269,10 @@ MUTANTS = [
         "what": "an event cut to max-data-size is marked NOT_TRUNCATED",
         "edits": [("posix/record.c",
                    "    stream_put(s, id, data, n, truncated, &o);",
-                   "    stream_put(s, id, data, n, 0, &o);")],
+                   "    stream_put(s, id, data, n, 0, &o);"),
+                  ("posix/stage.c",                   # events staged without the lock
+                   ".pid = o.pid, .len = n | (truncated ? REC_TRUNCATED : 0), .cpu = o.cpu,",
+                   ".pid = o.pid, .len = n, .cpu = o.cpu,")],
         "collateral": ["getnext.truncated-read-overrides", "xsh211.truncation-values"],
     },
     {
@@ -494,7 +497,15 @@ MUTANTS = [
         "rule": "event.filtered-no-effect",
         "what": "posix_trace_event records event types that are in the stream's filter",
         "edits": [("posix/record.c", "s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)",
-                   "s->state != SLOT_ACTIVE")],
+                   "s->state != SLOT_ACTIVE"),
+                  # the test without the lock (the pass bits) and the staged events' own
+                  ("posix/stream_table.c",
+                   "uint64_t pass = on ? ~(uint64_t)s->filter.__bits[w] & eventset_word_mask(w) : 0;",
+                   "uint64_t pass = on ? eventset_word_mask(w) : 0;"),
+                  ("posix/stage.c", "s->state != SLOT_ACTIVE || eventset_has(&s->filter, h->id)",
+                   "s->state != SLOT_ACTIVE"),
+                  ("posix/stage.c", "if (ts < last || eventset_has(&s->filter, id))",
+                   "if (ts < last)")],
         "collateral": ["set_filter.when", "eventset.objects-only"],
     },
     {
