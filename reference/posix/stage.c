@@ -38,6 +38,8 @@ struct stage_cache {
     struct stage  *st;
     uint32_t       max_data;            /* the stream's, read once: its line is
                                          * the lock's and the ring's */
+    struct stream *none_in;             /* no buffer free there when last tried, */
+    unsigned       retry;               /* nor to be tried for so many events */
 };
 
 static _Thread_local struct stage_cache cache;
@@ -141,9 +143,14 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
     if (__builtin_expect(c->s != s || c->pid != posixtrace_proc.pid ||
                          atomic_load_explicit(&c->st->owner, memory_order_relaxed) != c->token,
                          0)) {
-        /* The clock and the origins are the stream's shared state there. */
-        if (s->sim || s->simorigin || !claim(c, s))
+        if (c->none_in == s && --c->retry > 0)
             return 0;
+        /* The clock and the origins are the stream's shared state there. */
+        if (s->sim || s->simorigin || !claim(c, s)) {
+            c->none_in = s;             /* the lock for a while: claim() is dear */
+            c->retry = 1024;
+            return 0;
+        }
     }
     if (data == NULL)
         len = 0;
