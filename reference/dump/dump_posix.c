@@ -43,20 +43,34 @@ static int describe(void *ctx, const struct slot_event *ev, struct dump_desc *d)
             dump_add_bytes(d, "name", ev->words + 2, ev->nwords - 2);
         }
         return 1;
+    case LOG_CODE_PID:
+        snprintf(d->name, sizeof d->name, "context_pid");
+        dump_add_num(d, "pid", ev->words[0], 0);
+        return 1;
+    case LOG_CODE_THREAD:
+        snprintf(d->name, sizeof d->name, "context_thread");
+        dump_add_num(d, "thread", (uint64_t)ev->words[1] << 32 | ev->words[0], 1);
+        return 1;
+    case LOG_CODE_PROG:
+        snprintf(d->name, sizeof d->name, "context_prog");
+        dump_add_num(d, "prog", (uint64_t)ev->words[1] << 32 | ev->words[0], 1);
+        return 1;
+    case LOG_CODE_SHAPE:
+        snprintf(d->name, sizeof d->name, "context_shape");
+        dump_add_num(d, "len", ev->words[0], 0);
+        dump_add_num(d, "trunc", ev->words[1] & 3u, 0);
+        dump_add_num(d, "cpu1", ev->words[1] >> 16, 0);
+        return 1;
     default:
         break;
     }
+    /* An event record: its data words (its context is in the records
+     * before it). */
     char name[TRACE_EVENT_NAME_MAX + 1];
     if (event_names_system(ev->event, name) == 0)
         snprintf(d->name, sizeof d->name, "%.47s", name);
     else
         snprintf(d->name, sizeof d->name, "user:%u", ev->event);
-    if (ev->nwords >= LOG_EVENT_WORDS) {
-        dump_add_num(d, "pid", ev->words[1], 0);
-        dump_add_num(d, "thread", (uint64_t)ev->words[3] << 32 | ev->words[2], 1);
-        dump_add_num(d, "timestamp", (uint64_t)ev->words[7] << 32 | ev->words[6], 0);
-        dump_add_num(d, "len", ev->words[8], 0);
-    }
     return 1;
 }
 
@@ -473,5 +487,6 @@ int dump_posix_mem(const void *file, size_t len, FILE *out, const struct dump_op
 int dump_is_posix_log(const struct trace_file_info *info)
 {
     const char *mark = trace_file_value(info, LOG_KEY_MARK);
-    return mark != NULL && strcmp(mark, "1") == 0;
+    /* Any version: the log reader says which it reads. */
+    return mark != NULL;
 }

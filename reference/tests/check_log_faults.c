@@ -624,7 +624,7 @@ static int first_error_child(void *p, char *msg, size_t len)
     setrlimit(RLIMIT_FSIZE, &rl);
     uint64_t v = 0;
     struct rec_hdr h = { .id = POSIX_TRACE_UNNAMED_USEREVENT, .len = 8, .cpu = -1 };
-    for (int i = 0; i < 200; i++, h.ts++)
+    for (int i = 0; i < 2000; i++, h.ts++)          /* several segments: past the limit */
         log_writer_append(&w, &h, &v);
     log_writer_sync(&w);
     int ro = open("/dev/null", O_RDONLY);
