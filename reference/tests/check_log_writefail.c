@@ -185,7 +185,8 @@ struct fs_ev {
     uint64_t end;
 };
 
-static uint64_t seg_off;        /* the first segment's offset, as read */
+static uint64_t seg_off;        /* the first segment's offset and the segments' size, */
+static uint32_t seg_bytes;      /* as read */
 
 static size_t read_events(int fd, struct fs_ev *out, size_t max, struct log_status *st)
 {
@@ -197,6 +198,7 @@ static size_t read_events(int fd, struct fs_ev *out, size_t max, struct log_stat
     *st = *log_reader_status(r, &have);
     ck_assert_int_eq(have, 1);
     seg_off = log_reader_geometry(r)->seg_off;
+    seg_bytes = log_reader_geometry(r)->seg_bytes;
     struct log_event ev;
     size_t n = 0;
     while (log_reader_next(r, &ev)) {
@@ -277,6 +279,47 @@ START_TEST(test_fsize_mid_segment)
 }
 END_TEST
 
+/* ---- a segment whose BUFFER slot was never written --------------------------------- */
+
+/* LOGFORMAT section 2: a segment slot whose BUFFER slot is zeros (never
+ * written: the write that had put its records there failed before it, or
+ * the writer died) holds segment number `slot`, its records up to the first
+ * zero slot: the last segment of a log, its BUFFER slot blanked, then cut at
+ * every slot boundary and inside slots, gives back exactly the events
+ * written whole before the cut. */
+START_TEST(test_segment_without_buffer_slot)
+{
+    enum { MAX = 8000 };
+    static struct fs_ev ref[MAX], got[MAX];
+    struct fsize_arg a = { lu_tmpfile(), 0, 5, POSIX_TRACE_APPEND, lu_tmpfile() };
+    tu_run_in_child(fsize_child, &a);
+    struct log_status st;
+    size_t nref = read_events(a.fd, ref, MAX, &st);
+    long long size = lu_file_size(a.fd);
+    uint64_t last = seg_off + (uint64_t)(size - (long long)seg_off - 1) / seg_bytes * seg_bytes;
+    ck_assert_uint_gt(last, seg_off);                   /* more than one segment */
+    static const unsigned char zero[16];
+    ck_assert_int_eq(pwrite(a.fd, zero, 16, (off_t)last), 16);
+    int checked = 0;
+    for (long long cut = size; cut > (long long)last; cut -= cut % 16 == (long long)last % 16 ? 7 : 9) {
+        ck_assert_int_eq(ftruncate(a.fd, cut), 0);
+        size_t n = read_events(a.fd, got, MAX, &st);
+        size_t expect = 0;
+        while (expect < nref && ref[expect].end <= (uint64_t)cut)
+            expect++;
+        LU_CHECK(n == expect, "cut at %lld: %zu events read, %zu written whole", cut, n,
+                 expect);
+        for (size_t i = 0; i < n; i++)
+            LU_CHECK(got[i].id == ref[i].id && got[i].v == ref[i].v, "cut at %lld: event %zu "
+                     "differs", cut, i);
+        checked++;
+    }
+    ck_assert_int_gt(checked, 100);
+    close(a.fd);
+    close(a.result_fd);
+}
+END_TEST
+
 Suite *suite_log_writefail(void)
 {
     Suite *s = suite_create("log_writefail");
@@ -284,6 +327,7 @@ Suite *suite_log_writefail(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_create_withlog_efbig);
     tcase_add_test(tc, test_fsize_mid_segment);
+    tcase_add_test(tc, test_segment_without_buffer_slot);
     suite_add_tcase(s, tc);
     return s;
 }
