@@ -18,7 +18,7 @@ FUZZ_LOG_CORPUS  = fuzz/corpus/log_reader
 LOG_MK          := $(lastword $(MAKEFILE_LIST))
 
 # What reading a log takes besides the slot codec and the trace file.
-LOG_READER_SRCS  = reference/log/log_reader.c reference/log/log_records.c reference/stream/event_names.c \
+LOG_READER_SRCS  = reference/log/log_reader.c reference/log/log_records.c reference/log/log_events.c reference/stream/event_names.c \
                    reference/shm/shm.c reference/shm/shm_lock.c \
                    reference/stream/attr.c
 FUZZ_LOG_SRCS    = fuzz/fuzz_log_reader.c $(LOG_READER_SRCS) reference/slot/slot_decode.c \
