@@ -7,9 +7,10 @@
  * encoded and decoded by the project's one slot codec (slot_codec.h), and
  * the file header by trace_file.h.
  *
- * Records (LOGFORMAT sections 3 and 4) are arrays of 32-bit payload words;
- * log_records.c turns events, attributes, status and names into words and
- * back.  Nothing here has state.
+ * Records (LOGFORMAT sections 3 and 4) are arrays of 32-bit payload words:
+ * log_events.c turns events into records and back, with their context
+ * (struct log_context, the one piece of state: a segment's, the writer's or
+ * the reader's); log_records.c does the attributes, status and names.
  */
 #ifndef POSIXTRACE_LOG_FORMAT_H
 #define POSIXTRACE_LOG_FORMAT_H

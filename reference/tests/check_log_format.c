@@ -58,6 +58,38 @@ START_TEST(test_header_values)
 }
 END_TEST
 
+/* LOGFORMAT section 8: a log of another format version (version 1's 9-word
+ * records) is refused, EINVAL from posix_trace_open (S0081), and the
+ * reader says which version it is and which it reads. */
+START_TEST(test_old_version_refused)
+{
+    int fd = lu_tmpfile();
+    struct lu_opts o = { 0 };
+    o.sim = 1;
+    trace_id_t trid = lu_create(&o, fd);
+    tu_shutdown(trid);
+    size_t len;
+    unsigned char *file = file_bytes(fd, &len);
+    unsigned char *mark = NULL;
+    for (size_t i = 0; i + 18 <= len && i < 4096 && mark == NULL; i++)
+        if (memcmp(file + i, "TRACE_POSIX_LOG::2", 18) == 0)
+            mark = file + i;
+    ck_assert_ptr_nonnull(mark);
+    mark[17] = '1';
+    struct log_source src = { .mem = file, .len = len };
+    struct log_reader *r;
+    char err[256] = "";
+    ck_assert_int_eq(log_reader_open(&src, NULL, NULL, &r, err, sizeof err), EINVAL);
+    ck_assert_ptr_nonnull(strstr(err, "format version 1"));
+    ck_assert_ptr_nonnull(strstr(err, "reads version 2 only"));
+    ck_assert_int_eq(pwrite(fd, mark, 18, mark - file), 18);
+    trace_id_t log;
+    ck_assert_int_eq(posix_trace_open(fd, &log), EINVAL);
+    free(file);
+    close(fd);
+}
+END_TEST
+
 /* LOGFORMAT sections 1 and 3: segment sizes, ring sizes, record sizes
  * (0 or 8 bytes of data: 16 bytes, 64: 128), without their context. */
 START_TEST(test_geometry)
@@ -510,6 +542,7 @@ Suite *suite_log_format(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_header_values);
     tcase_add_test(tc, test_geometry);
+    tcase_add_test(tc, test_old_version_refused);
     tcase_add_test(tc, test_overhead);
     tcase_add_test(tc, test_records_round_trip);
     tcase_add_test(tc, test_codec_decodes_file);

@@ -3,7 +3,7 @@
  * tracedump -- prints the events of a kernel trace file, one a line or as
  * JSON, with per-CPU and per-class totals, the dropped events reported and
  * the integrity errors found (<posixtrace_dump.h>; formats in
- * reference/kernel/KERNEL.md).  A POSIX trace log (TRACE_POSIX_LOG::1 in its
+ * reference/kernel/KERNEL.md).  A POSIX trace log (TRACE_POSIX_LOG:: in its
  * header) is shown as POSIX events, oldest first, with its attributes,
  * event names and status (reference/log/LOGFORMAT.md); --slots shows its slots.
  *
