@@ -575,10 +575,14 @@ static long read_tmpfs_log(const char *dir)
         while (log_reader_next(r, &ev))
             all++;
         log_reader_close(r);
+        char msg[256];
         if (!have || !st.complete || st.events != all || st.write_error != ENOSPC) {
             printf("read_tmpfs_log: %llu events read, the final status (complete %d) says "
                    "%llu written, write error %d\n", (unsigned long long)all, st.complete,
                    (unsigned long long)st.events, st.write_error);
+            k = -1;
+        } else if (lu_dump_says_flush_error(fd, "ENOSPC", msg, sizeof msg)) {
+            printf("read_tmpfs_log: %s\n", msg);
             k = -1;
         }
     }

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "dump/dump.h"
 #include "log/log_format.h"
 #include "log/log_reader.h"
 
@@ -224,29 +223,6 @@ static size_t read_events(int fd, struct fs_ev *out, size_t max, struct log_stat
     return n;
 }
 
-/* tracedump's text of the log on fd (LOGFORMAT section 10): the flush
- * error named, and no "cut or damaged" error.  Returns 0, or 1 with msg. */
-static int dump_says_flush_error(int fd, const char *name, char *msg, size_t len)
-{
-    char *text = NULL, err[256];
-    size_t n = 0;
-    FILE *out = open_memstream(&text, &n);
-    ck_assert_ptr_nonnull(out);
-    struct dump_options o = { .format = DUMP_TEXT, .no_events = 1 };
-    struct dump_posix_result r;
-    int rc = dump_posix_fd(fd, out, &o, &r, err, sizeof err);
-    fclose(out);
-    char want[64];
-    snprintf(want, sizeof want, "# flush error %s: ", name);
-    int bad = rc != 0 || r.errors != 0 || !r.complete || strstr(text, want) == NULL ||
-              strstr(text, "after flush error") == NULL || strstr(text, "cut or damaged");
-    if (bad)
-        snprintf(msg, len, "tracedump (rc %d, %llu errors): %.150s", rc,
-                 (unsigned long long)r.errors, text);
-    free(text);
-    return bad;
-}
-
 /* Issue 20 item 2, LOGFORMAT sections 2 and 7, S0120: under a file size
  * limit that falls in the middle of a segment, the log opens, holds every
  * record written whole before the limit (those of the same scenario run
@@ -301,7 +277,7 @@ START_TEST(test_fsize_mid_segment)
                          (unsigned long long)st.stream_lost, (unsigned long long)st.log_lost,
                          (unsigned long long)recorded_by(&b));
                 char msg[256];
-                LU_CHECK(k > 0 || !dump_says_flush_error(b.fd, "EFBIG", msg, sizeof msg),
+                LU_CHECK(k > 0 || !lu_dump_says_flush_error(b.fd, "EFBIG", msg, sizeof msg),
                          "limit %llu: %s", (unsigned long long)b.limit, msg);
                 cut += (size - (long long)seg_off) % 16 != 0;
                 runs++;
