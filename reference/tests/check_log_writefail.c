@@ -298,11 +298,11 @@ END_TEST
  * zero slot: the last segment of a log, its BUFFER slot blanked, then cut at
  * every slot boundary and inside slots, gives back exactly the events
  * written whole before the cut. */
-START_TEST(test_segment_without_buffer_slot)
+static void blank_last_buffer_slot(int policy)
 {
     enum { MAX = 8000 };
     static struct fs_ev ref[MAX], got[MAX];
-    struct fsize_arg a = { lu_tmpfile(), 0, 5, POSIX_TRACE_APPEND, lu_tmpfile() };
+    struct fsize_arg a = { lu_tmpfile(), 0, 5, policy, lu_tmpfile() };
     tu_run_in_child(fsize_child, &a);
     struct log_status st;
     size_t nref = read_events(a.fd, ref, MAX, &st);
@@ -312,22 +312,31 @@ START_TEST(test_segment_without_buffer_slot)
     static const unsigned char zero[16];
     ck_assert_int_eq(pwrite(a.fd, zero, 16, (off_t)last), 16);
     int checked = 0;
-    for (long long cut = size; cut > (long long)last; cut -= cut % 16 == (long long)last % 16 ? 7 : 9) {
+    for (long long cut = size; cut > (long long)last;
+         cut -= cut % 16 == (long long)last % 16 ? 7 : 9) {
         ck_assert_int_eq(ftruncate(a.fd, cut), 0);
         size_t n = read_events(a.fd, got, MAX, &st);
         size_t expect = 0;
         while (expect < nref && ref[expect].end <= (uint64_t)cut)
             expect++;
-        LU_CHECK(n == expect, "cut at %lld: %zu events read, %zu written whole", cut, n,
-                 expect);
+        LU_CHECK(n == expect, "policy %d, cut at %lld: %zu events read, %zu written whole",
+                 policy, cut, n, expect);
         for (size_t i = 0; i < n; i++)
-            LU_CHECK(got[i].id == ref[i].id && got[i].v == ref[i].v, "cut at %lld: event %zu "
-                     "differs", cut, i);
+            LU_CHECK(got[i].id == ref[i].id && got[i].v == ref[i].v, "policy %d, cut at %lld: "
+                     "event %zu differs", policy, cut, i);
         checked++;
     }
     ck_assert_int_gt(checked, 100);
     close(a.fd);
     close(a.result_fd);
+}
+
+/* APPEND, and LOOP before its ring wraps (the blanked slot then holds the
+ * newest segment, which the reading of the ring ends with). */
+START_TEST(test_segment_without_buffer_slot)
+{
+    blank_last_buffer_slot(POSIX_TRACE_APPEND);
+    blank_last_buffer_slot(POSIX_TRACE_LOOP);
 }
 END_TEST
 
