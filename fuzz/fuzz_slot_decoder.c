@@ -10,6 +10,8 @@
  *   2. the same through dump_mem, text and JSON, into /dev/null;
  *   3. as bare slots (no header) fed to a decoder with tiny memory bounds,
  *      so that the hold-limit paths run too.
+ * Inputs are mutated slot by slot (slot_mutator.c) as well as byte by byte,
+ * with the dictionary slot_decoder.dict (header keys, slot header words).
  * Besides the sanitizers' own checks, the codec's promises are asserted:
  * every event has two words a slot, a valid CPU and class, and every slot
  * fed is accounted for exactly once (SLOTS.md, "Summary").
@@ -101,12 +103,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct dump_result r;
         dump_mem(data, size, devnull, &o, &r, err, sizeof err);
     }
-    /* The exports for viewers that write to a stream (--chrome, --svg; issue 17). */
-    for (int fmt = DUMP_CHROME; fmt <= DUMP_SVG; fmt++) {
-        struct dump_trace_options to = { .format = (enum dump_format)fmt, .name = "fuzz" };
-        struct dump_trace_result tr;
-        dump_trace_mem(data, size, devnull, &to, &tr, err, sizeof err);
-    }
+    /* The exports for viewers (--chrome, --svg, --ctf) have a target of
+     * their own, fuzz_exporters.c: here they made every input five passes. */
 
     /* 3. Bare slots with tiny bounds (copied: the input has any alignment). */
     size_t n = size / sizeof(traceevent_t);
