@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "input_file.h"
-#include "kvec/kvec.h"
+#include "../harness/kvec/kvec.h"
 
 static void check(int ok)
 {

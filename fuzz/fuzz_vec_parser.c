@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "input_file.h"
-#include "vec/vec_exec.h"
-#include "vec/vec_lex.h"
+#include "../harness/vec/vec_exec.h"
+#include "../harness/vec/vec_lex.h"
 
 static void check(int ok)
 {

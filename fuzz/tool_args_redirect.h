@@ -10,7 +10,8 @@
 #define FUZZ_TOOL_ARGS_REDIRECT_H
 
 #include <stdio.h>
-#include "tool_args.h"
+
+extern FILE *fuzz_tool_out;     /* fuzz_tool_args.c: /dev/null */
 
 #undef stdout
 #undef stderr

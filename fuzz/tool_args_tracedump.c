@@ -3,6 +3,7 @@
  * tool_args_tracedump.c -- tracedump's command-line parser for the fuzz
  * target fuzz_tool_args.c: the tool's source itself, main renamed.
  */
+#include "tool_args.h"
 #include "tool_args_redirect.h"
 #define main tracedump_main
 #include "../reference/tools/tracedump.c"

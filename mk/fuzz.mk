@@ -22,7 +22,7 @@
 FUZZ_SECONDS ?= 15
 FUZZ_NAMES    = slot_decoder log_reader exporters vec_parser kvec_parser tool_args
 FUZZ_MK      := $(lastword $(MAKEFILE_LIST))
-FUZZ_CFLAGS   = $(STD_CFLAGS) -Iinclude -Ireference -Iharness -g -O1 -pthread \
+FUZZ_CFLAGS   = $(STD_CFLAGS) -Iinclude -Ireference -g -O1 -pthread \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
                 -Wall -Wextra -Werror
 
