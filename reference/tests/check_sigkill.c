@@ -41,6 +41,7 @@
 #include <unistd.h>
 #include <check.h>
 #include <trace.h>
+#include "check_log.h"         /* lu_tmpfile only: the checks use the public API */
 
 #define LOG_ROUNDS     30
 #define SHARED_ROUNDS  30
@@ -272,15 +273,18 @@ static void read_log(int fd, int round, const struct log_round *r, int *dumped)
     }
 }
 
-static int tmpfile_fd(void)
+/* Forks a recorder.  In the child: 0, and *ready the end of a pipe to write
+ * "r" to once it records; in the parent: the pid, and *ready the end to read. */
+static pid_t fork_recorder(int *ready)
 {
-    const char *dir = getenv("TMPDIR");
-    char path[512];
-    snprintf(path, sizeof path, "%s/check_sigkill_XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(path);
-    ck_assert_msg(fd >= 0, "mkstemp(%s): %s", path, strerror(errno));
-    unlink(path);
-    return fd;
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    close(p[pid == 0 ? 0 : 1]);
+    *ready = p[pid == 0 ? 1 : 0];
+    return pid;
 }
 
 static void sleep_us(long us)
@@ -312,18 +316,12 @@ START_TEST(test_killed_with_log)
     for (int round = 0; round < rounds; round++) {
         struct log_round r;
         log_round_of(round, &r);
-        int fd = tmpfile_fd(), ready[2];
-        ck_assert_int_eq(pipe(ready), 0);
-        fflush(NULL);
-        pid_t pid = fork();
-        ck_assert_int_ge(pid, 0);
-        if (pid == 0) {
-            close(ready[0]);
-            log_recorder(fd, ready[1], &r);
-        }
-        close(ready[1]);
-        kill_recorder(pid, ready[0], r.kill_at ? -1 : (long)pick(round, 7, 25000), round);
-        close(ready[0]);
+        int fd = lu_tmpfile(), ready;
+        pid_t pid = fork_recorder(&ready);
+        if (pid == 0)
+            log_recorder(fd, ready, &r);
+        kill_recorder(pid, ready, r.kill_at ? -1 : (long)pick(round, 7, 25000), round);
+        close(ready);
         read_log(fd, round, &r, &dumped);
         close(fd);
     }
@@ -356,14 +354,10 @@ START_TEST(test_killed_sharing_a_stream)
         posix_trace_attr_destroy(&a);
         ck_assert_int_eq(posix_trace_eventid_open("sigkill.seq", &id), 0);
         ck_assert_int_eq(posix_trace_start(trid), 0);
-        int ready[2];
-        ck_assert_int_eq(pipe(ready), 0);
-        fflush(NULL);
-        pid_t pid = fork();
-        ck_assert_int_ge(pid, 0);
+        int ready;
+        pid_t pid = fork_recorder(&ready);
         if (pid == 0) {
-            close(ready[0]);
-            if (write(ready[1], "r", 1) != 1)
+            if (write(ready, "r", 1) != 1)
                 _exit(3);
             for (uint64_t seq = 0;; seq++) {
                 if (kill_at && seq == kill_at)
@@ -371,9 +365,8 @@ START_TEST(test_killed_sharing_a_stream)
                 posix_trace_event(id, &p, make_payload(seq, &p));
             }
         }
-        close(ready[1]);
-        kill_recorder(pid, ready[0], kill_at ? -1 : (long)pick(round, 14, 20000), round);
-        close(ready[0]);
+        kill_recorder(pid, ready, kill_at ? -1 : (long)pick(round, 14, 20000), round);
+        close(ready);
 
         /* The survivor reads what the child left, then records and reads
          * one event more: the stream still works. */
