@@ -27,7 +27,7 @@ FUZZ_CFLAGS   = $(STD_CFLAGS) -Iinclude -Ireference -g -O1 -pthread \
                 -Wall -Wextra -Werror
 
 # Per target: the longest input, and options of its own.
-FUZZ_MAXLEN_slot_decoder = 65536
+FUZZ_MAXLEN_slot_decoder = 16384
 FUZZ_MAXLEN_log_reader   = 131072
 FUZZ_MAXLEN_exporters    = 32768
 FUZZ_MAXLEN_vec_parser   = 8192
