@@ -8,8 +8,8 @@
 #                            vec_parser, kvec_parser, tool_args
 #   make fuzz-log            the log reader's (the same as fuzz-log_reader)
 #   make fuzz-targets        build them all (build/fuzz/fuzz_NAME)
-#   make fuzz-merge          minimises fuzz/corpus/NAME/ with what the runs found
-#                            (build/fuzz/corpus/NAME/): libFuzzer's -merge=1
+#   make fuzz-merge          adds to fuzz/corpus/NAME/ what the runs found
+#                            (build/fuzz/corpus/NAME/) that adds coverage
 #   make fuzz-seed-corpora   rebuilds the new targets' corpora from the
 #                            committed vectors and traces (fuzz/make_seeds.py)
 #
@@ -94,23 +94,23 @@ $(foreach n,$(FUZZ_NAMES),$(eval $(call fuzz_run,$(n))))
 fuzz: $(FUZZ_NAMES:%=fuzz-%)
 fuzz-log: fuzz-log_reader
 
-# Minimising: the committed corpus and what the runs found, merged into the
-# smallest set that keeps the coverage (written to fuzz/corpus/NAME/).
+# After a long run: what it found that adds coverage joins the committed
+# corpus fuzz/corpus/NAME/ (libFuzzer's -merge=1 into a folder keeps what is
+# there and adds only inputs that reach new edges: -use_counters=0, so that
+# hit counts alone do not bloat it), to review and commit.
 fuzz-merge: $(FUZZ_BINS)
 	@for n in $(FUZZ_NAMES); do \
-	    mkdir -p build/fuzz/corpus/$$n build/fuzz/merge/$$n && rm -f build/fuzz/merge/$$n/* && \
-	    build/fuzz/fuzz_$$n -merge=1 -max_len=131072 \
-	        build/fuzz/merge/$$n fuzz/corpus/$$n build/fuzz/corpus/$$n > build/fuzz/merge/$$n.log 2>&1 \
-	    || { tail build/fuzz/merge/$$n.log; exit 1; }; \
-	    rm -f fuzz/corpus/$$n/* && cp build/fuzz/merge/$$n/* fuzz/corpus/$$n/ && \
-	    echo "fuzz/corpus/$$n: $$(ls fuzz/corpus/$$n | wc -l) files, $$(du -sk fuzz/corpus/$$n | cut -f1) KB"; \
+	    mkdir -p build/fuzz/corpus/$$n && \
+	    build/fuzz/fuzz_$$n -merge=1 -use_counters=0 -max_len=131072 fuzz/corpus/$$n build/fuzz/corpus/$$n \
+	        > build/fuzz/merge_$$n.log 2>&1 || { tail build/fuzz/merge_$$n.log; exit 1; }; \
+	    echo "fuzz/corpus/$$n: $$(ls fuzz/corpus/$$n | wc -l) files, $$(du -sk --apparent-size fuzz/corpus/$$n | cut -f1) KB"; \
 	done
 
 fuzz-seed-corpora: $(FUZZ_BINS) build/bin/tracedump
 	$(PYTHON) fuzz/make_seeds.py build/fuzz/seeds
 	@for n in exporters vec_parser kvec_parser tool_args; do \
 	    mkdir -p fuzz/corpus/$$n && rm -f fuzz/corpus/$$n/* && \
-	    build/fuzz/fuzz_$$n -merge=1 -max_len=131072 fuzz/corpus/$$n \
+	    build/fuzz/fuzz_$$n -merge=1 -use_counters=0 -max_len=131072 fuzz/corpus/$$n \
 	        build/fuzz/seeds/$$n > build/fuzz/seeds/$$n.log 2>&1 || { tail build/fuzz/seeds/$$n.log; exit 1; }; \
-	    echo "fuzz/corpus/$$n: $$(ls fuzz/corpus/$$n | wc -l) files, $$(du -sk fuzz/corpus/$$n | cut -f1) KB"; \
+	    echo "fuzz/corpus/$$n: $$(ls fuzz/corpus/$$n | wc -l) files, $$(du -sk --apparent-size fuzz/corpus/$$n | cut -f1) KB"; \
 	done
