@@ -54,6 +54,9 @@ fuzz-targets: $(FUZZ_BINS)
 
 fuzz_need_clang = $(if $(CLANG),,@echo "error: fuzzing needs clang (with libFuzzer: \
     libclang-rt-dev): install it and run ./configure again."; exit 1)
+# The targets that link the library need it built without gcc's sanitizers
+# (their runtime is not clang's).
+fuzz_need_plain_lib = $(if $(filter yes,$(SANITIZERS)),@echo "error: $@ links $(LIB_A) built with gcc's sanitizers: run ./configure without --enable-sanitizers"; exit 1)
 
 build/fuzz/fuzz_exporters: $(FUZZ_EXPORTERS_SRCS) $(wildcard reference/*/*.h) config.mk $(FUZZ_MK)
 	$(fuzz_need_clang)
@@ -62,17 +65,20 @@ build/fuzz/fuzz_exporters: $(FUZZ_EXPORTERS_SRCS) $(wildcard reference/*/*.h) co
 
 build/fuzz/fuzz_vec_parser: $(FUZZ_VEC_SRCS) $(wildcard harness/vec/*.h fuzz/*.h) $(LIB_A) config.mk $(FUZZ_MK)
 	$(fuzz_need_clang)
+	$(fuzz_need_plain_lib)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -DVECRUN_EXACT -DVECRUN_VERSION=\"fuzz\" -o $@ $(FUZZ_VEC_SRCS) $(LIB_A)
 
 build/fuzz/fuzz_kvec_parser: $(FUZZ_KVEC_SRCS) $(wildcard harness/kvec/*.h fuzz/*.h) $(LIB_A) config.mk $(FUZZ_MK)
 	$(fuzz_need_clang)
+	$(fuzz_need_plain_lib)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $(FUZZ_KVEC_SRCS) $(LIB_A)
 
 build/fuzz/fuzz_tool_args: $(FUZZ_TOOL_SRCS) reference/tools/tracedump.c reference/tools/tracesim.c \
                            $(wildcard reference/kernel/*.h fuzz/*.h) $(LIB_A) config.mk $(FUZZ_MK)
 	$(fuzz_need_clang)
+	$(fuzz_need_plain_lib)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $(FUZZ_TOOL_SRCS) $(LIB_A)
 
