@@ -88,6 +88,7 @@ TEST_BIN    = build/tests/check_reference
 # and dumper; everything the shared library exports is declared here
 # (harness/tests/test_exports.py).
 INSTALL_HEADERS = include/trace.h include/posixtrace_types.h include/posixtrace_api.h \
+                  include/posixtrace_counts.h \
                   include/posixtrace_sim.h include/posixtrace_slot.h include/posixtrace_codec.h \
                   include/posixtrace_kernel.h include/posixtrace_dump.h
 # The <sys/types.h> that adds the trace types goes into a directory of its own,

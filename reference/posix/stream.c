@@ -145,6 +145,7 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     s->ovf = OVF_NONE;
     s->ovf_ts = 0;
     s->lost = 0;
+    s->recorded = s->taken = s->cleared = 0;
     s->typelist_pos = 0;
     memset(&s->filter, 0, sizeof s->filter);            /* S0093: empty */
     s->owner = posixtrace_proc.pid;
@@ -261,6 +262,7 @@ int posix_trace_clear(trace_id_t trid)
         stream_release(s);              /* shut down while a flush ended */
         return EINVAL;
     }
+    stream_counts_clear(s);             /* the ring's events are dropped */
     s->ring.head = s->ring.tail = 0;                    /* S0063, S0064 */
     s->full = POSIX_TRACE_NOT_FULL;                     /* S0065 */
     s->overrun = POSIX_TRACE_NO_OVERRUN;

@@ -105,6 +105,7 @@ static inline void stream_write(struct stream *s, trace_event_id_t id, const voi
         }
     }
     r->head += size;
+    s->recorded++;                              /* stream_counts.c */
     if (s->waiters)
         shm_cond_broadcast(&s->readable);
 }

@@ -24,6 +24,7 @@
 /* Every suite, each defined by its check_*.c: declared here, where they
  * run, so that no helper header depends on the tests that use it. */
 Suite *suite_attr(void);
+Suite *suite_counts(void);
 Suite *suite_createshutdown(void); /* suite_create is Check's own */
 Suite *suite_startstop(void);
 Suite *suite_event(void);
@@ -61,6 +62,7 @@ static const struct {
     { "slot", suite_slot },
     { "kernel_dump", suite_kernel_dump },
     { "threads", suite_threads },
+    { "counts", suite_counts },
     { "filter", suite_filter },
     { "log_faults", suite_log_faults },
     { "log_stream", suite_log_stream },
