@@ -25,6 +25,7 @@
  * run, so that no helper header depends on the tests that use it. */
 Suite *suite_attr(void);
 Suite *suite_counts(void);
+Suite *suite_eintr(void);
 Suite *suite_createshutdown(void); /* suite_create is Check's own */
 Suite *suite_startstop(void);
 Suite *suite_event(void);
@@ -63,6 +64,7 @@ static const struct {
     { "kernel_dump", suite_kernel_dump },
     { "threads", suite_threads },
     { "counts", suite_counts },
+    { "eintr", suite_eintr },
     { "filter", suite_filter },
     { "log_faults", suite_log_faults },
     { "log_stream", suite_log_stream },
