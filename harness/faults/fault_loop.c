@@ -8,6 +8,10 @@
  *   fault_loop KIND N     fails the Nth call of KIND (fault_inject.h) and
  *                         checks the outcome; prints one line, "ok ..." or
  *                         "FAIL[CLASS] why ...", exits 0 or 1
+ *   fault_loop fsize N    the same with no call failed but a file size limit
+ *                         of N bytes (RLIMIT_FSIZE, SIGXFSZ left at its default
+ *                         action, which kills: the writes must not raise it,
+ *                         issue 20 item 1): the errors expected are EFBIG
  *
  * The scenario: posix_trace_create_withlog (FLUSH stream policy, a 1 KiB
  * stream that fills and flushes by itself many times, an APPEND log),
@@ -42,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <posixtrace_counts.h>
 #include <posixtrace_sim.h>
@@ -170,6 +175,8 @@ static int errno_in(int e, const int *allowed)
     return 0;
 }
 
+static int efbig;           /* fsize mode: the write errors are EFBIG */
+
 static int judge(int kind, unsigned long n, const struct outcome *o)
 {
     static const int create_errs[FAULT_KINDS][3] = {
@@ -180,9 +187,10 @@ static int judge(int kind, unsigned long n, const struct outcome *o)
     static const int io_err[FAULT_KINDS] = {
         [FAULT_WRITE] = ENOSPC, [FAULT_FSYNC] = EIO, [FAULT_FTRUNCATE] = EIO,
     };
-    const char *k = fault_kind_names[kind];
+    const char *k = efbig ? "fsize" : fault_kind_names[kind];
+    int io = efbig ? EFBIG : io_err[kind];
     if (o->create != 0) {
-        if (!errno_in(o->create, create_errs[kind]))
+        if (efbig ? o->create != EFBIG : !errno_in(o->create, create_errs[kind]))
             return fail("api", "%s #%lu: create_withlog returned %d (%s)", k, n, o->create,
                         strerror(o->create));
         printf("ok %s #%lu: create_withlog %s\n", k, n, strerror(o->create));
@@ -194,10 +202,10 @@ static int judge(int kind, unsigned long n, const struct outcome *o)
         return fail("api", "%s #%lu: posix_trace_flush returned %d (its errors are the "
                     "flusher's: S0253)", k, n, o->flush);
     for (const int *e = (const int[]){ o->flush_error, o->shutdown, 0 }; *e; e++)
-        if (*e != io_err[kind] && !(kind == FAULT_MALLOC && *e == ENOMEM))
+        if (*e != io && !(kind == FAULT_MALLOC && *e == ENOMEM))
             return fail("api", "%s #%lu: flush error or shutdown %d (%s), not the fault's",
                         k, n, *e, strerror(*e));
-    if (io_err[kind] && fault_injected() && o->flush_error == 0 && o->shutdown == 0 &&
+    if (io && (efbig || fault_injected()) && o->flush_error == 0 && o->shutdown == 0 &&
         o->before.written + o->before.discarded == o->before.flushed &&
         o->log.discarded > 0)
         return fail("api", "%s #%lu: a write failed, events were discarded, and no call "
@@ -223,7 +231,8 @@ static int judge(int kind, unsigned long n, const struct outcome *o)
 int main(int argc, char **argv)
 {
     int counting = argc == 2 && strcmp(argv[1], "count") == 0;
-    int kind = argc == 3 ? fault_kind_of(argv[1]) : -1;
+    efbig = argc == 3 && strcmp(argv[1], "fsize") == 0;
+    int kind = efbig ? FAULT_WRITE : argc == 3 ? fault_kind_of(argv[1]) : -1;
     char *end = NULL;
     unsigned long n = argc == 3 ? strtoul(argv[2], &end, 10) : 0;
     if (!counting && (kind < 0 || end == argv[2] || *end != '\0' || n == 0)) {
@@ -237,8 +246,15 @@ int main(int argc, char **argv)
         return 2;
     }
     struct outcome o;
-    if (!counting)
+    if (efbig) {
+        struct rlimit lim = { (rlim_t)n, RLIM_INFINITY };
+        if (setrlimit(RLIMIT_FSIZE, &lim) != 0) {
+            perror("fault_loop: setrlimit");
+            return 2;
+        }
+    } else if (!counting) {
         fault_arm((enum fault_kind)kind, n);
+    }
     fault_window(1);
     scenario(log, &o);
     fault_window(0);
@@ -247,7 +263,7 @@ int main(int argc, char **argv)
             printf("%s %lu\n", fault_kind_names[k], fault_calls((enum fault_kind)k));
         return judge(FAULT_WRITE, 0, &o);
     }
-    if (!fault_injected())
+    if (!efbig && !fault_injected())
         printf("note: the run made fewer than %lu %s calls\n", n, fault_kind_names[kind]);
     return judge(kind, n, &o);
 }
