@@ -8,8 +8,11 @@
  * Each input is used three ways:
  *   1. as a trace file: header, system page, slots, decoded with the codec;
  *   2. the same through dump_mem, text and JSON, into /dev/null;
- *   3. as bare slots (no header) fed to a decoder with tiny memory bounds,
- *      so that the hold-limit paths run too.
+ *   3. as bare slots (no header) fed to a decoder whose memory bounds, call
+ *      sizes and callbacks the input chooses (tiny bounds: the hold-limit
+ *      paths run too).
+ * Inputs are mutated slot by slot (slot_mutator.c) as well as byte by byte,
+ * with the dictionary slot_decoder.dict (header keys, slot header words).
  * Besides the sanitizers' own checks, the codec's promises are asserted:
  * every event has two words a slot, a valid CPU and class, and every slot
  * fed is accounted for exactly once (SLOTS.md, "Summary").
@@ -101,30 +104,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct dump_result r;
         dump_mem(data, size, devnull, &o, &r, err, sizeof err);
     }
-    /* The exports for viewers that write to a stream (--chrome, --svg; issue 17). */
-    for (int fmt = DUMP_CHROME; fmt <= DUMP_SVG; fmt++) {
-        struct dump_trace_options to = { .format = (enum dump_format)fmt, .name = "fuzz" };
-        struct dump_trace_result tr;
-        dump_trace_mem(data, size, devnull, &to, &tr, err, sizeof err);
-    }
+    /* The exports for viewers (--chrome, --svg, --ctf) have a target of
+     * their own, fuzz_exporters.c: here they made every input five passes. */
 
-    /* 3. Bare slots with tiny bounds (copied: the input has any alignment). */
+    /* 3. Bare slots, with a decoder configured by the input's hash: memory
+     * bounds from tiny to the defaults, the slots fed in calls of 1 to all
+     * slots, callbacks or none (count only), the public create/destroy or
+     * init/free -- each reaches paths of the decoder the others do not. */
     size_t n = size / sizeof(traceevent_t);
     traceevent_t *slots = malloc(n ? n * sizeof *slots : 1);
     if (slots == NULL)
         return 0;
-    memcpy(slots, data, n * sizeof *slots);
+    memcpy(slots, data, n * sizeof *slots);     /* the input has any alignment */
+    uint32_t h = 2166136261u;                   /* FNV-1a of the input */
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 16777619u;
+    static const size_t held_events[] = { 8, 1, 2, 3, 64, 0 };
+    static const size_t held_words[] = { 16, 1, 4, 40, 4096, 0 };
+    static const size_t chunks[] = { 0, 1, 2, 3, 7, 64 };  /* 0: in two halves */
     struct tally t2 = { 0, 0 };
     cfg.user = &t2;
-    cfg.max_held_events = 8;
-    cfg.max_held_words = 16;
-    if (slot_decoder_init(&d, &cfg) == 0) {
-        size_t half = n / 2;
-        slot_decoder_feed(&d, slots, half, 0);              /* in two calls */
-        slot_decoder_feed(&d, slots + half, n - half, half * sizeof *slots);
-        slot_decoder_finish(&d);
-        accounted(&d, &t2);
-        slot_decoder_free(&d);
+    cfg.max_held_events = held_events[h % 6];
+    cfg.max_held_words = held_words[(h >> 3) % 6];
+    int counting = (h >> 6) % 8 == 0;
+    if (counting)
+        cfg.on_event = NULL, cfg.on_error = NULL;
+    size_t chunk = chunks[(h >> 9) % 6];
+    struct slot_decoder *pd = &d;
+    int created = (h >> 12) % 2;
+    if (created ? slot_decoder_create(&cfg, &pd) == 0 : slot_decoder_init(&d, &cfg) == 0) {
+        if (chunk == 0)
+            chunk = n / 2 ? n / 2 : 1;
+        for (size_t at = 0; at < n; at += chunk)
+            slot_decoder_feed(pd, slots + at, n - at < chunk ? n - at : chunk,
+                              at * sizeof *slots);
+        slot_decoder_finish(pd);
+        if (!counting)
+            accounted(pd, &t2);
+        if (created)
+            slot_decoder_destroy(pd);
+        else
+            slot_decoder_free(&d);
     }
     free(slots);
     return 0;

@@ -4,7 +4,7 @@
  * a kernel trace (the kernel slot protocol, <posixtrace_codec.h>) one event a
  * line or as one JSON document, with per-CPU and per-class totals, the
  * dropped events reported and the integrity errors found; a POSIX trace log
- * (TRACE_POSIX_LOG::1 in its header) as its POSIX events, oldest first, with
+ * (TRACE_POSIX_LOG:: in its header) as its POSIX events, oldest first, with
  * its attributes, event names and status.  build/bin/tracedump is its
  * command line.
  *

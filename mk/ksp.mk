@@ -10,9 +10,8 @@
 #                            harness/tests/test_ksp_decoder.py, runs with the
 #                            other pytest files ('make check-pytest')
 #   make kvecrun             build build/harness/kvecrun only
-#   make fuzz [FUZZ_SECONDS=60]
-#                            libFuzzer on the slot decoder and the dumper, with
-#                            ASan and UBSan (needs clang); fails on any finding
+#   make fuzz-build          the slot decoder's fuzz target ('make fuzz',
+#                            mk/fuzz.mk, runs it with the others)
 #   make ksp-acceptance      10 million events on 4 CPUs with wraps, drops and
 #                            straddling combine events, written and read back
 #
@@ -32,7 +31,7 @@ KSP_TRACESIM  = build/bin/tracesim
 
 CHECK_EXTRA += check-ksp
 
-.PHONY: kvecrun check-ksp fuzz fuzz-build ksp-acceptance
+.PHONY: kvecrun check-ksp fuzz-build ksp-acceptance
 
 kvecrun: $(KVECRUN)
 
@@ -49,10 +48,9 @@ check-ksp: $(KVECRUN) $(KSP_TRACEDUMP)
 
 # ---- fuzzing --------------------------------------------------------------------
 
-FUZZ_SECONDS ?= 60
 FUZZ_TARGET   = build/fuzz/fuzz_slot_decoder
 FUZZ_CORPUS   = fuzz/corpus/slot_decoder
-FUZZ_SRCS     = fuzz/fuzz_slot_decoder.c reference/slot/slot_decode.c reference/slot/slot_encode.c \
+FUZZ_SRCS     = fuzz/fuzz_slot_decoder.c fuzz/slot_mutator.c reference/slot/slot_decode.c reference/slot/slot_encode.c \
                 reference/slot/trace_file.c reference/slot/trace_file_qnx.c $(wildcard reference/dump/*.c)
 
 fuzz-build: $(FUZZ_TARGET)
@@ -66,13 +64,7 @@ endif
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    -Wall -Wextra -Werror -o $@ $(FUZZ_SRCS)
 
-# The committed corpus is read, never written: new inputs go to build/fuzz/corpus.
-# Any crash, leak, sanitizer report or time-out makes libFuzzer exit non-zero.
-fuzz: $(FUZZ_TARGET)
-	@mkdir -p build/fuzz/corpus build/fuzz/artifacts
-	$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-	    -max_len=65536 -print_final_stats=1 -artifact_prefix=build/fuzz/artifacts/ \
-	    build/fuzz/corpus $(FUZZ_CORPUS)
+# 'make fuzz' (mk/fuzz.mk) runs it with the other targets.
 
 # ---- the acceptance run ------------------------------------------------------
 

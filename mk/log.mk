@@ -2,23 +2,18 @@
 # mk/log.mk -- fuzzing the trace log reader (reference/log/LOGFORMAT.md section 8,
 # fuzz/README.md):
 #
-#   make fuzz-log [FUZZ_SECONDS=60]
-#                            libFuzzer on the log reader and tracedump's POSIX
-#                            view, with ASan and UBSan (needs clang); fails on
-#                            any finding
 #   make fuzz-log-build      build/fuzz/fuzz_log_reader only
 #   make fuzz-log-corpus     rewrites the seed corpus fuzz/corpus/log_reader/
 #
 # The target is compiled from the sources, not linked with the library, like
 # the slot decoder's (mk/ksp.mk).
 
-FUZZ_SECONDS    ?= 60
 FUZZ_LOG_TARGET  = build/fuzz/fuzz_log_reader
 FUZZ_LOG_CORPUS  = fuzz/corpus/log_reader
 LOG_MK          := $(lastword $(MAKEFILE_LIST))
 
 # What reading a log takes besides the slot codec and the trace file.
-LOG_READER_SRCS  = reference/log/log_reader.c reference/log/log_records.c reference/stream/event_names.c \
+LOG_READER_SRCS  = reference/log/log_reader.c reference/log/log_records.c reference/log/log_events.c reference/stream/event_names.c \
                    reference/shm/shm.c reference/shm/shm_lock.c \
                    reference/stream/attr.c
 FUZZ_LOG_SRCS    = fuzz/fuzz_log_reader.c $(LOG_READER_SRCS) reference/slot/slot_decode.c \
@@ -29,7 +24,7 @@ FUZZ_LOG_SRCS    = fuzz/fuzz_log_reader.c $(LOG_READER_SRCS) reference/slot/slot
 # recipe expands FUZZ_SRCS when it runs, after this file is read.
 FUZZ_SRCS += $(LOG_READER_SRCS)
 
-.PHONY: fuzz-log fuzz-log-build fuzz-log-corpus
+.PHONY: fuzz-log-build fuzz-log-corpus
 
 fuzz-log-build: $(FUZZ_LOG_TARGET)
 
@@ -42,13 +37,7 @@ endif
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    -Wall -Wextra -Werror -o $@ $(FUZZ_LOG_SRCS)
 
-# The committed corpus is read, never written: new inputs go to
-# build/fuzz/log_corpus, findings to build/fuzz/log_artifacts.
-fuzz-log: $(FUZZ_LOG_TARGET)
-	@mkdir -p build/fuzz/log_corpus build/fuzz/log_artifacts
-	$(FUZZ_LOG_TARGET) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-	    -max_len=131072 -print_final_stats=1 -artifact_prefix=build/fuzz/log_artifacts/ \
-	    build/fuzz/log_corpus $(FUZZ_LOG_CORPUS)
+# 'make fuzz' and 'make fuzz-log' (mk/fuzz.mk) run it.
 
 build/fuzz/make_log_corpus: fuzz/make_log_corpus.c $(LIB_A) config.mk $(LOG_MK)
 	@mkdir -p $(@D)

@@ -21,7 +21,8 @@ what is read; this test adds that no process dies of a signal (SIGXFSZ,
 SIGBUS, SIGPIPE...).  A failure of the log's contents or counts after a
 write error ("FAIL[log]") is what issue 20 item 2 fixes in the log format
 (helper C's part): those cases are one test, marked xfail(strict=True), so
-that it fails once they pass and the mark can go.
+that it fails once they pass and the mark can go.  With C's log format
+version 2 merged, one case is left: the final status record's own write.
 """
 
 import os
@@ -97,10 +98,10 @@ def test_every_fault_gives_a_documented_error_and_a_readable_log(kind, calls):
         assert not bad, f"{len(bad)} of {len(results)} {kind} faults:\n" + "\n".join(bad)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20 item 2 (helper C): after a write error the "
-                   "log's final status counts events as written that cannot be read (a "
-                   "segment whose BUFFER slot was never written is skipped; its events are "
-                   "counted written and discarded both), or is older than what was written")
+@pytest.mark.xfail(strict=True, reason="issue 20 item 2 (log format, helper C's part): when "
+                   "the write that fails is the final status record's own, the log keeps the "
+                   "status before it, which counts fewer events than the log holds (the "
+                   "records of the final flush were written whole)")
 def test_after_a_write_fault_the_counts_agree_with_what_is_read(calls):
     results = outcomes("write", calls)
     bad = failures(results, ("log",))
@@ -119,9 +120,6 @@ def fsize_results():
     return [(n,) + run("fsize", n) for n in FSIZE_LIMITS]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20 item 1's SIGXFSZ bug, fixed with issue 20 "
-                   "item 2 (helper C): create_withlog writes the header and metadata in the "
-                   "caller's thread, and a limit below them kills the caller (SIGXFSZ)")
 def test_a_file_size_limit_kills_no_process(fsize_results):
     dead = [f"limit {n}: killed by signal {-rc}" for n, rc, _ in fsize_results if rc < 0]
     assert not dead, "\n".join(dead)
@@ -135,8 +133,6 @@ def test_a_file_size_limit_gives_efbig_and_a_readable_log(fsize_results):
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20 item 2 (helper C): after EFBIG the log's "
-                   "final status counts events as written that cannot be read")
 def test_after_a_file_size_limit_the_counts_agree_with_what_is_read(fsize_results):
     alive = [r for r in fsize_results if r[1] >= 0]
     bad = failures(alive, ("log",))

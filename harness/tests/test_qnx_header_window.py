@@ -123,7 +123,7 @@ class Meta(ctypes.Structure):
 def log_header(lib, date, meta, seg, policy, segments):
     """The header reference/log/log_writer.c builds (build_header), its
     variable fields given."""
-    extra = (Attr * 5)(Attr(b"POSIX_LOG", b"1"), Attr(b"POSIX_META_BYTES", meta),
+    extra = (Attr * 5)(Attr(b"POSIX_LOG", b"2"), Attr(b"POSIX_META_BYTES", meta),
                        Attr(b"POSIX_SEG_BYTES", seg), Attr(b"POSIX_LOG_POLICY", policy),
                        Attr(b"POSIX_SEGMENTS", segments))
     m = Meta(b"posixtrace-log", date, date, 1000000000, 64, b"posixtrace", b"posixtrace",

@@ -105,7 +105,8 @@ int dump_mem(const void *file, size_t len, FILE *out, const struct dump_options 
              struct dump_result *r, char *err, size_t errlen);
 
 /* ---- the POSIX trace log (dump_posix.c) ----------------------------------------------
- * A file whose header has TRACE_POSIX_LOG::1 (reference/log/LOGFORMAT.md) is
+ * A file whose header has TRACE_POSIX_LOG:: (reference/log/LOGFORMAT.md; this
+ * reader takes its version 2 and says it does not read another) is
  * shown as POSIX events, oldest first, with the log's attributes, names,
  * status and integrity errors (text, or JSON "posixtrace-log-dump"). */
 

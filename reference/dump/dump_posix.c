@@ -43,20 +43,34 @@ static int describe(void *ctx, const struct slot_event *ev, struct dump_desc *d)
             dump_add_bytes(d, "name", ev->words + 2, ev->nwords - 2);
         }
         return 1;
+    case LOG_CODE_PID:
+        snprintf(d->name, sizeof d->name, "context_pid");
+        dump_add_num(d, "pid", ev->words[0], 0);
+        return 1;
+    case LOG_CODE_THREAD:
+        snprintf(d->name, sizeof d->name, "context_thread");
+        dump_add_num(d, "thread", (uint64_t)ev->words[1] << 32 | ev->words[0], 1);
+        return 1;
+    case LOG_CODE_PROG:
+        snprintf(d->name, sizeof d->name, "context_prog");
+        dump_add_num(d, "prog", (uint64_t)ev->words[1] << 32 | ev->words[0], 1);
+        return 1;
+    case LOG_CODE_SHAPE:
+        snprintf(d->name, sizeof d->name, "context_shape");
+        dump_add_num(d, "len", ev->words[0], 0);
+        dump_add_num(d, "trunc", ev->words[1] & 3u, 0);
+        dump_add_num(d, "cpu1", ev->words[1] >> 16, 0);
+        return 1;
     default:
         break;
     }
+    /* An event record: its data words (its context is in the records
+     * before it). */
     char name[TRACE_EVENT_NAME_MAX + 1];
     if (event_names_system(ev->event, name) == 0)
         snprintf(d->name, sizeof d->name, "%.47s", name);
     else
         snprintf(d->name, sizeof d->name, "user:%u", ev->event);
-    if (ev->nwords >= LOG_EVENT_WORDS) {
-        dump_add_num(d, "pid", ev->words[1], 0);
-        dump_add_num(d, "thread", (uint64_t)ev->words[3] << 32 | ev->words[2], 1);
-        dump_add_num(d, "timestamp", (uint64_t)ev->words[7] << 32 | ev->words[6], 0);
-        dump_add_num(d, "len", ev->words[8], 0);
-    }
     return 1;
 }
 
@@ -134,6 +148,22 @@ static const char *word(int v, int yes, const char *y, const char *n)
     return v == yes ? y : n;
 }
 
+/* The name of a write error a log's status records ("ENOSPC"), or its
+ * number. */
+static const char *error_name(int e, char buf[16])
+{
+    static const struct { int e; const char *name; } names[] = {
+        { ENOSPC, "ENOSPC" }, { EFBIG, "EFBIG" }, { EIO, "EIO" }, { EBADF, "EBADF" },
+        { EDQUOT, "EDQUOT" }, { EROFS, "EROFS" }, { EINTR, "EINTR" }, { EAGAIN, "EAGAIN" },
+        { ENOMEM, "ENOMEM" }, { EPERM, "EPERM" }, { EINVAL, "EINVAL" },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].e == e)
+            return names[i].name;
+    snprintf(buf, 16, "%d", e);
+    return buf;
+}
+
 static void name_of(const struct log_reader *r, trace_event_id_t id, char *buf)
 {
     if (event_names_system(id, buf) != 0 && log_reader_name(r, id, buf) != 0)
@@ -182,7 +212,8 @@ static void print_header_text(struct pctx *c, const struct log_reader *r)
         fputs("# status: none whole in the metadata area\n", f);
     } else {
         const struct posix_trace_status_info *st = &s->st;
-        fprintf(f, "# status (write %" PRIu32 ", %s): stream %s %s %s, %s, flush error %d, "
+        char ebuf[16];
+        fprintf(f, "# status (write %" PRIu32 ", %s): stream %s %s %s, %s, flush error %s, "
                 "log %s %s; %" PRIu64 " events written, %" PRIu64 " lost by the stream, %"
                 PRIu64 " discarded by the log\n", s->counter,
                 s->complete ? "final" : "NOT final: the log was not shut down",
@@ -192,11 +223,15 @@ static void print_header_text(struct pctx *c, const struct log_reader *r)
                      "NO_OVERRUN"),
                 word(st->posix_stream_flush_status, POSIX_TRACE_FLUSHING, "FLUSHING",
                      "NOT_FLUSHING"),
-                st->posix_stream_flush_error,
+                error_name(st->posix_stream_flush_error, ebuf),
                 word(st->posix_log_full_status, POSIX_TRACE_FULL, "FULL", "NOT_FULL"),
                 word(st->posix_log_overrun_status, POSIX_TRACE_OVERRUN, "OVERRUN",
                      "NO_OVERRUN"),
                 s->events, s->stream_lost, s->log_lost);
+        if (s->write_error != 0)
+            fprintf(f, "# flush error %s: a write to the log failed; the log holds every "
+                    "event written whole (%" PRIu64 "), %" PRIu64 " were discarded\n",
+                    error_name(s->write_error, ebuf), s->events, s->log_lost);
     }
     if (!c->o->no_events)
         fprintf(f, "# %10s %7s %-20s%s %4s %-28s %s\n", "offset", "segment", "timestamp",
@@ -256,7 +291,8 @@ static void print_header_json(struct pctx *c, const struct log_reader *r)
         fprintf(f, "{\"counter\":%" PRIu32 ",\"complete\":%s,\"stream_status\":\"%s\","
                 "\"stream_full\":%s,\"stream_overrun\":%s,\"flushing\":%s,\"flush_error\":%d,"
                 "\"log_overrun\":%s,\"log_full\":%s,\"events_written\":%" PRIu64
-                ",\"stream_lost\":%" PRIu64 ",\"log_lost\":%" PRIu64 "}", s->counter,
+                ",\"stream_lost\":%" PRIu64 ",\"log_lost\":%" PRIu64 ",\"write_error\":%d}",
+                s->counter,
                 s->complete ? "true" : "false",
                 word(st->posix_stream_status, POSIX_TRACE_RUNNING, "RUNNING", "SUSPENDED"),
                 word(st->posix_stream_full_status, POSIX_TRACE_FULL, "true", "false"),
@@ -265,7 +301,7 @@ static void print_header_json(struct pctx *c, const struct log_reader *r)
                 st->posix_stream_flush_error,
                 word(st->posix_log_overrun_status, POSIX_TRACE_OVERRUN, "true", "false"),
                 word(st->posix_log_full_status, POSIX_TRACE_FULL, "true", "false"),
-                s->events, s->stream_lost, s->log_lost);
+                s->events, s->stream_lost, s->log_lost, s->write_error);
     }
     fputs(",\n\"events\":[", f);
 }
@@ -352,11 +388,17 @@ static void print_end(struct pctx *c, const struct log_reader *r, const char *fa
                     s->events);
         if (c->o->totals)
             dump_totals_text(f, (const uint64_t (*)[SLOT_NCLASSES])c->by_cpu_class);
-        if (complete)
+        if (complete && st->write_error != 0) {
+            char ebuf[16];
+            fprintf(f, "# the log was shut down after flush error %s: it holds every event "
+                    "written whole; %" PRIu64 " events were discarded\n",
+                    error_name(st->write_error, ebuf), st->log_lost);
+        } else if (complete) {
             fputs("# the log was shut down: complete\n", f);
-        else
+        } else {
             fputs("# CUT: the log was not shut down (the process died or is still writing):"
                   " read up to its last whole record\n", f);
+        }
         return;
     }
     fputs("],\n\"errors\":[", f);
@@ -473,5 +515,6 @@ int dump_posix_mem(const void *file, size_t len, FILE *out, const struct dump_op
 int dump_is_posix_log(const struct trace_file_info *info)
 {
     const char *mark = trace_file_value(info, LOG_KEY_MARK);
-    return mark != NULL && strcmp(mark, "1") == 0;
+    /* Any version: the log reader says which it reads. */
+    return mark != NULL;
 }

@@ -2,7 +2,7 @@
 /*
  * dump_trace.c -- the public way in of the dumper (<posixtrace_dump.h>): a
  * trace file, whatever it is.  The header says which: a POSIX trace log
- * (TRACE_POSIX_LOG::1) is shown by the POSIX view (dump_posix.c) or, with
+ * (TRACE_POSIX_LOG:: in its header) is shown by the POSIX view (dump_posix.c) or, with
  * the slots option, by the slot view with the log's records named
  * (dump_posix_layer); any other file by the kernel view (dump_run.c), which
  * also rejects a file whose header cannot be read, with its message.

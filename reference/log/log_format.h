@@ -7,9 +7,10 @@
  * encoded and decoded by the project's one slot codec (slot_codec.h), and
  * the file header by trace_file.h.
  *
- * Records (LOGFORMAT sections 3 and 4) are arrays of 32-bit payload words;
- * log_records.c turns events, attributes, status and names into words and
- * back.  Nothing here has state.
+ * Records (LOGFORMAT sections 3 and 4) are arrays of 32-bit payload words:
+ * log_events.c turns events into records and back, with their context
+ * (struct log_context, the one piece of state: a segment's, the writer's or
+ * the reader's); log_records.c does the attributes, status and names.
  */
 #ifndef POSIXTRACE_LOG_FORMAT_H
 #define POSIXTRACE_LOG_FORMAT_H
@@ -82,44 +83,93 @@ int log_policy_of(const char *name);
 
 /* ---- records (LOGFORMAT sections 3 and 4) ---------------------------------- */
 
+/* The format's version: the value of the header's TRACE_POSIX_LOG.  2: the
+ * compact event records of LOGFORMAT section 3 (version 1 gave every event
+ * a record of 9 words of its own; it is not read, section 8). */
+#define LOG_FORMAT_VERSION "2"
+
 /* Event codes of the metadata records: above every POSIX event id. */
 #define LOG_CODE_ATTR      1023u
 #define LOG_CODE_NAME      1022u
 #define LOG_CODE_STATUS    1021u
-#define LOG_CODE_EVENT_MAX 1020u    /* the largest code an event record may have */
+/* Event codes of the context records (LOGFORMAT section 3): what an event
+ * record does not carry, stated when it changes and at a segment's start. */
+#define LOG_CODE_PID       1020u
+#define LOG_CODE_THREAD    1019u
+#define LOG_CODE_PROG      1018u
+#define LOG_CODE_SHAPE     1017u
+#define LOG_CODE_EVENT_MAX 1016u    /* the largest code an event record may have */
 
 _Static_assert(__POSIXTRACE_EVENT_ID_LIMIT <= LOG_CODE_EVENT_MAX + 1,
-               "every POSIX event id is an event code below the metadata codes");
+               "every POSIX event id is an event code below the context codes");
 
-/* An event record: 9 words, then the data. */
-#define LOG_EVENT_WORDS    9u
 #define LOG_DATA_MAX       65535u
-#define LOG_EVENT_WORDS_MAX (LOG_EVENT_WORDS + (LOG_DATA_MAX + 3u) / 4u)
+#define LOG_DATA_WORDS_MAX ((LOG_DATA_MAX + 3u) / 4u)
 
-/* Slots taken by an event record with len bytes of data. */
+/* Slots taken by an event record with len bytes of data: its data words
+ * only (one slot up to 8 bytes). */
 static inline uint32_t log_event_slots(uint32_t len)
 {
-    return (uint32_t)slot_count(LOG_EVENT_WORDS + (len + 3u) / 4u);
+    return (uint32_t)slot_count((len + 3u) / 4u);
 }
 
-/* The automatic STOP of an UNTIL_FULL log: its record's slots (an int). */
-#define LOG_STOP_SLOTS     5u
+/* The most slots that go before an event record: a TIME record and the
+ * four context records (a segment's first event). */
+#define LOG_CONTEXT_SLOTS_MAX 5u
 
-/* Encodes event h (its data: len bytes at data, len = h->len without the
- * truncation flag) into out[0..cap-1]: one USER-class event whose code is
- * the event id.  clk gives the slot timestamp (KSP-9); words is scratch of
- * LOG_EVENT_WORDS_MAX words.  Returns the slots written, or 0 if cap is too
- * small (nothing written, the clock untouched). */
-size_t log_encode_event(const struct rec_hdr *h, const void *data, struct slot_clock *clk,
+/* The automatic STOP of an UNTIL_FULL log, with its whole context (an int
+ * of data: one slot). */
+#define LOG_STOP_SLOTS     (LOG_CONTEXT_SLOTS_MAX + 1u)
+
+/* The context of the event records of one segment (LOGFORMAT section 3):
+ * the writer's (what it has stated) and the reader's (what it has read). */
+struct log_context {
+    uint32_t pid;
+    uint64_t thread;
+    uint64_t prog;
+    uint32_t len;                   /* data length in bytes */
+    uint32_t flags;                 /* bits 0-1 truncation, bits 16-31 CPU + 1 */
+    unsigned have;                  /* LOG_HAVE_*: the records stated so far */
+    uint64_t timed;                 /* slot CPUs with a TIME record so far */
+    uint32_t high[SLOT_NCPUS];      /* each one's high word of time */
+    uint32_t last_low[SLOT_NCPUS];  /* and the low word of its last record */
+};
+
+#define LOG_HAVE_PID    1u
+#define LOG_HAVE_THREAD 2u
+#define LOG_HAVE_PROG   4u
+#define LOG_HAVE_SHAPE  8u
+#define LOG_HAVE_ALL    15u
+
+/* A segment begins: nothing stated. */
+void log_context_reset(struct log_context *c);
+
+/* Slots that event h (len = h->len & REC_LEN_MASK bytes of data) takes in
+ * context c: the TIME and context records it needs, and its own. */
+uint32_t log_event_need(const struct log_context *c, const struct rec_hdr *h);
+
+/* Encodes event h (its data: len bytes at data) after the records of
+ * context c into out[0..cap-1], and updates c.  words is scratch of
+ * LOG_DATA_WORDS_MAX words.  Returns the slots written, or 0 if cap is too
+ * small (nothing written, c untouched). */
+size_t log_encode_event(struct log_context *c, const struct rec_hdr *h, const void *data,
                         uint32_t *words, traceevent_t *out, size_t cap);
 
-/* A decoded event: the ring's header layout with the exact data length in
- * len, REC_TRUNCATED set if it was truncated when recorded. */
-/* Decodes ev (a delivered slot event) as an event record: fills *h and
- * copies the data (h->len & REC_LEN_MASK bytes, at most 4 * ev->nwords) to
- * data.  0, or EINVAL: not a complete USER-class record of an event code,
- * too few words, or a data length the payload does not hold. */
-int log_decode_event(const struct slot_event *ev, struct rec_hdr *h, unsigned char *data);
+/* Reading: ev is a TIME or a context record of a segment: applies it to c
+ * and returns 1; -1: such a record, malformed; 0: no such record. */
+int log_context_apply(struct log_context *c, const struct slot_event *ev);
+
+/* Decodes ev (a delivered slot event) as an event record in context c:
+ * fills *h (h->len: the exact data length, REC_TRUNCATED set if it was
+ * truncated when recorded) and copies the data to data (at most
+ * 8 * ev->nslots bytes).  0, or EINVAL: not a complete USER-class record of
+ * an event code, a context not whole, or slots that do not match it. */
+int log_decode_event(const struct log_context *c, const struct slot_event *ev,
+                     struct rec_hdr *h, unsigned char *data);
+
+/* Bytes as words, and back (KSP-10: little-endian whatever the host). */
+void log_bytes_to_words(const unsigned char *b, size_t n, uint32_t *w);
+void log_words_to_bytes(const uint32_t *w, size_t n, unsigned char *b);
 
 /* The attributes record: every attribute of the stream, version 1. */
 #define LOG_ATTR_VERSION   1u
@@ -144,6 +194,8 @@ struct log_status {
     uint64_t stream_lost;               /* events the stream lost */
     uint64_t log_lost;                  /* events the log discarded (UNTIL_FULL,
                                          * write errors; not the LOOP wraps) */
+    int write_error;                    /* the first write error of the log's
+                                         * life (0: none), never reset */
 };
 
 #define LOG_STATUS_WORDS   18u

@@ -48,6 +48,7 @@ struct log_reader {
     uint64_t last_seq;              /* of the last segment read */
     int have_last;
     uint32_t cur_seq;
+    struct log_context ctx;         /* of the segment being decoded */
 
     unsigned char *raw;             /* its bytes as read */
     unsigned char *dec;             /* its events, decoded: rec_hdr + data */
@@ -166,9 +167,13 @@ static int read_geometry(struct log_reader *r, char *err, size_t errlen)
     const char *mark = trace_file_value(info, LOG_KEY_MARK);
     const char *policy = trace_file_value(info, LOG_KEY_POLICY);
     uint64_t meta, seg, segments;
-    if (mark == NULL || strcmp(mark, "1") != 0)
-        return reject(err, errlen, "not a POSIX trace log: no TRACE_" LOG_KEY_MARK "::1 in "
+    if (mark == NULL)
+        return reject(err, errlen, "not a POSIX trace log: no TRACE_" LOG_KEY_MARK ":: in "
                       "its header");
+    if (strcmp(mark, LOG_FORMAT_VERSION) != 0)
+        return reject(err, errlen, "a POSIX trace log of format version %.20s "
+                      "(TRACE_" LOG_KEY_MARK "::%.20s): this reader reads version "
+                      LOG_FORMAT_VERSION " only", mark, mark);
     if (info->syspage_len != 0)
         return reject(err, errlen, "not a POSIX trace log: TRACE_SYSPAGE_LEN:: is not 0");
     if (decimal(trace_file_value(info, LOG_KEY_META), &meta) != 0 || meta % 16 != 0 ||
@@ -246,13 +251,16 @@ static void segment_event(struct log_reader *r, const struct slot_event *ev)
         return;                                         /* zeros: skipped */
     if (!ev->complete)
         return;                 /* a record cut short: the decoder said so */
+    int ctx = log_context_apply(&r->ctx, ev);
+    if (ctx > 0)
+        return;
     size_t room = r->dec_cap - r->dec_len;
     struct rec_hdr h;
     unsigned char *data = r->dec + r->dec_len + REC_HDR_SIZE;
-    /* A decoded record is never longer than its slots; the room is checked
-     * all the same. */
-    if (room >= REC_HDR_SIZE && 4u * (uint64_t)ev->nwords <= room - REC_HDR_SIZE &&
-        r->dec_n < r->dec_off_cap && log_decode_event(ev, &h, data) == 0) {
+    /* A decoded record is never longer than its slots' data and a header;
+     * the room is checked all the same. */
+    if (ctx == 0 && room >= REC_HDR_SIZE && 4u * (uint64_t)ev->nwords <= room - REC_HDR_SIZE &&
+        r->dec_n < r->dec_off_cap && log_decode_event(&r->ctx, ev, &h, data) == 0) {
         uint32_t len = h.len & REC_LEN_MASK;
         memcpy(r->dec + r->dec_len, &h, sizeof h);
         memset(data + len, 0, rec_size(len) - REC_HDR_SIZE - len);
@@ -261,8 +269,8 @@ static void segment_event(struct log_reader *r, const struct slot_event *ev)
         return;
     }
     r->stats.bad_records++;
-    report(r, ev->offset, "not a POSIX event record (class %u, event %u, %u words)",
-           ev->cls, ev->event, (unsigned)ev->nwords);
+    report(r, ev->offset, "not a POSIX event record in its context (class %u, event %u, %u "
+           "words)", ev->cls, ev->event, (unsigned)ev->nwords);
 }
 
 static void on_slot_event(void *user, const struct slot_event *ev)
@@ -306,14 +314,25 @@ static int read_meta(struct log_reader *r, char *err, size_t errlen)
 
 /* ---- segments ------------------------------------------------------------------ */
 
+/* The BUFFER slot of segment slot `slot`: 0 and *b (a BUFFER slot never
+ * written, all zeros, is that of a slot used for the first time, whose
+ * segment number is the slot's: LOGFORMAT section 2), or -1. */
 static int buffer_of(struct log_reader *r, uint64_t slot, traceevent_t *b)
 {
     unsigned char bytes[sizeof(traceevent_t)];
+    static const unsigned char zero[sizeof(traceevent_t)];
     if (src_read(r, bytes, sizeof bytes, log_seg_offset(&r->g, slot)) != sizeof bytes)
         return -1;
-    *b = slot_at(r, bytes);
     uint32_t expect = slot_header(_TRACE_STRUCT_S, 0, SLOT_CLASS_CONTROL,
                                   _TRACE_CONTROL_BUFFER);
+    if (memcmp(bytes, zero, sizeof zero) == 0) {
+        b->header = expect;
+        b->data[0] = 0;
+        b->data[1] = (uint32_t)slot;
+        b->data[2] = 0;                 /* no count: records up to a zero slot */
+        return 0;
+    }
+    *b = slot_at(r, bytes);
     uint64_t seq = b->data[1];
     if (b->header != expect || b->data[2] < 1 || b->data[2] > r->g.seg_slots)
         return -1;
@@ -321,6 +340,23 @@ static int buffer_of(struct log_reader *r, uint64_t slot, traceevent_t *b)
                                         : seq != (uint32_t)slot)
         return -1;
     return 0;
+}
+
+/* Bytes of a segment read in `got` bytes at raw that hold its records: up
+ * to its BUFFER slot's count; for a BUFFER slot never written (count 0
+ * here), up to the first zero slot (LOGFORMAT section 2). */
+static size_t records_end(const unsigned char *raw, size_t got, uint32_t count)
+{
+    static const unsigned char zero[sizeof(traceevent_t)];
+    if (count > 0)
+        return (size_t)count * sizeof(traceevent_t) < got ? (size_t)count * sizeof(traceevent_t)
+                                                          : got;
+    size_t end = sizeof(traceevent_t);
+    while (end + sizeof(traceevent_t) <= got && memcmp(raw + end, zero, sizeof zero) != 0)
+        end += sizeof(traceevent_t);
+    if (end < got && got - end < sizeof(traceevent_t))
+        end = got;                      /* a last slot cut short: reported */
+    return end;
 }
 
 /* LOOP: the newest segment, whose slot is followed by the oldest. */
@@ -368,16 +404,18 @@ static int next_segment(struct log_reader *r)
         r->stats.segments++;
 
         size_t want = (size_t)b.data[2] * sizeof(traceevent_t);
-        size_t got = src_read(r, r->raw, want, off);
+        size_t got = src_read(r, r->raw, want > 0 ? want : r->g.seg_bytes, off);
         if (got < want) {
             r->stats.segments_cut++;
             report(r, off + got, "segment %llu cut short: the log ends %zu bytes into it, "
                    "its BUFFER slot counts %u slots (%zu bytes): read up to its last whole "
                    "record", (unsigned long long)seq, got, (unsigned)b.data[2], want);
         }
+        got = records_end(r->raw, got, b.data[2]);
         r->dec_len = r->dec_pos = 0;
         r->dec_n = r->dec_i = 0;
         r->mode = MODE_SEGMENT;
+        log_context_reset(&r->ctx);
         if (got > sizeof(traceevent_t))
             decode(r, r->raw + sizeof(traceevent_t), got - sizeof(traceevent_t),
                    off + sizeof(traceevent_t));
@@ -463,7 +501,9 @@ int log_reader_open(const struct log_source *src, log_error_fn on_error, void *u
     }
     size_t raw = r->g.seg_bytes > r->g.meta_bytes ? r->g.seg_bytes : r->g.meta_bytes;
     r->raw = malloc(raw);
-    r->dec_cap = r->g.seg_bytes;
+    /* A slot's record holds at most 8 bytes of data and becomes a header
+     * and those bytes. */
+    r->dec_cap = (size_t)r->g.seg_slots * (REC_HDR_SIZE + 2 * sizeof(traceevent_t));
     r->dec = malloc(r->dec_cap);
     r->dec_off_cap = r->g.seg_slots;
     r->dec_off = malloc(r->dec_off_cap * sizeof *r->dec_off);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * log_records.c -- the POSIX records of a trace log as payload words
- * (LOGFORMAT sections 3 and 4), both ways, and the log's geometry.
+ * (LOGFORMAT section 4), both ways, and the log's geometry (the event
+ * records are log_events.c's).
  * The words go through the slot codec (slot_codec.h): this file only says
  * what each word holds, and checks every word it reads back.
  */
@@ -17,9 +18,11 @@ uint32_t log_seg_bytes_for(size_t max_data)
 {
     if (max_data > LOG_DATA_MAX)
         max_data = LOG_DATA_MAX;
-    /* Two of the largest records and the BUFFER slot: a segment is then at
-     * least half used before the next one begins. */
-    uint64_t need = 16u * (2u * (uint64_t)log_event_slots((uint32_t)max_data) + 1u);
+    /* Two of the largest records, each with its whole context, and the
+     * BUFFER slot: a segment is then at least half used before the next one
+     * begins. */
+    uint64_t need = 16u * (2u * ((uint64_t)log_event_slots((uint32_t)max_data) +
+                                 LOG_CONTEXT_SLOTS_MAX) + 1u);
     uint32_t seg = LOG_SEG_MIN;
     while (seg < need)
         seg <<= 1;
@@ -66,7 +69,7 @@ void log_meta_key(struct slot_key *k, unsigned code, uint32_t stamp)
 
 /* ---- bytes as words (KSP-10: little-endian whatever the host) ------------------- */
 
-static void bytes_to_words(const unsigned char *b, size_t n, uint32_t *w)
+void log_bytes_to_words(const unsigned char *b, size_t n, uint32_t *w)
 {
     for (size_t i = 0; i < (n + 3) / 4; i++) {
         uint32_t x = 0;
@@ -76,7 +79,7 @@ static void bytes_to_words(const unsigned char *b, size_t n, uint32_t *w)
     }
 }
 
-static void words_to_bytes(const uint32_t *w, size_t n, unsigned char *b)
+void log_words_to_bytes(const uint32_t *w, size_t n, unsigned char *b)
 {
     for (size_t j = 0; j < n; j++)
         b[j] = (unsigned char)(w[j / 4] >> (8 * (j % 4)));
@@ -91,97 +94,6 @@ static void put64(uint32_t *w, uint64_t v)
 static uint64_t get64(const uint32_t *w)
 {
     return (uint64_t)w[1] << 32 | w[0];
-}
-
-/* ---- events (LOGFORMAT section 3) ----------------------------------------------- */
-
-/* ---- the data of system events: little-endian in the log ----------------------------- */
-
-/* A system event's data are the host's integers: an int for STOP, event sets
- * (unsigned long long words) for START and FILTER.  In the log each integer
- * is little-endian, so that a scenario gives the same log on every host
- * (LOGFORMAT section 3); a user event's data are the user's bytes, kept as
- * they are.  The size of the integers of an event's data, 0 for none. */
-static size_t system_data_unit(trace_event_id_t id)
-{
-    switch (id) {
-    case POSIX_TRACE_STOP:
-        return sizeof(int);
-    case POSIX_TRACE_START:
-    case POSIX_TRACE_FILTER:
-        return sizeof(unsigned long long);
-    default:
-        return 0;
-    }
-}
-
-/* Reverses the bytes of each integer of d (len bytes) on a big-endian host:
- * host order to the log's little-endian, and back. */
-static void system_data_swap(trace_event_id_t id, unsigned char *d, size_t len)
-{
-    size_t unit = system_data_unit(id);
-    if (!trace_file_host_big_endian() || unit == 0)
-        return;                                         /* a little-endian host */
-    for (size_t at = 0; at + unit <= len; at += unit)
-        for (size_t i = 0, j = unit - 1; i < j; i++, j--) {
-            unsigned char t = d[at + i];
-            d[at + i] = d[at + j];
-            d[at + j] = t;
-        }
-}
-
-size_t log_encode_event(const struct rec_hdr *h, const void *data, struct slot_clock *clk,
-                        uint32_t *words, traceevent_t *out, size_t cap)
-{
-    uint32_t len = h->len & REC_LEN_MASK;
-    size_t nwords = LOG_EVENT_WORDS + (len + 3u) / 4u;
-    size_t need = slot_count(nwords), n = 0;
-    if (need > cap || len > LOG_DATA_MAX)
-        return 0;
-    words[0] = ((h->len & REC_TRUNCATED) ? 1u : 0u) |
-               (h->cpu >= 0 ? ((uint32_t)(h->cpu + 1) & 0xFFFFu) << 16 : 0u);
-    words[1] = h->pid;
-    put64(words + 2, h->thread);
-    put64(words + 4, h->prog);
-    put64(words + 6, h->ts);
-    words[8] = len;
-    unsigned char sys[2 * sizeof(trace_event_set_t)];   /* the largest: FILTER */
-    if (system_data_unit(h->id) != 0 && len <= sizeof sys) {
-        memcpy(sys, data, len);
-        system_data_swap(h->id, sys, len);
-        data = sys;
-    }
-    bytes_to_words(data, len, words + LOG_EVENT_WORDS);
-
-    struct slot_key key = { .cls = SLOT_CLASS_USER, .event = h->id };
-    key.cpu = h->cpu >= 0 ? (unsigned)h->cpu % SLOT_NCPUS : 0;
-    uint64_t ts = 0;
-    slot_clock_stamp(clk, key.cpu, h->ts, &ts, NULL);   /* KSP-9 */
-    key.ts_low = (uint32_t)ts;
-    slot_encode_words(&key, words, nwords, out, cap, &n);
-    return n;
-}
-
-int log_decode_event(const struct slot_event *ev, struct rec_hdr *h, unsigned char *data)
-{
-    if (ev->cls != SLOT_CLASS_USER || ev->event > LOG_CODE_EVENT_MAX || !ev->complete ||
-        ev->nwords < LOG_EVENT_WORDS)
-        return EINVAL;
-    const uint32_t *w = ev->words;
-    uint32_t len = w[8];
-    if ((w[0] & 0xFFFCu) != 0 || (w[0] & 3u) > 1u || len > LOG_DATA_MAX ||
-        (len + 3u) / 4u > ev->nwords - LOG_EVENT_WORDS)
-        return EINVAL;
-    h->id = ev->event;
-    h->len = len | ((w[0] & 1u) ? REC_TRUNCATED : 0u);
-    h->cpu = (int32_t)(w[0] >> 16) - 1;
-    h->pid = w[1];
-    h->thread = get64(w + 2);
-    h->prog = get64(w + 4);
-    h->ts = get64(w + 6);
-    words_to_bytes(w + LOG_EVENT_WORDS, len, data);
-    system_data_swap(h->id, data, len);
-    return 0;
 }
 
 /* ---- attributes (LOGFORMAT section 4) ------------------------------------------- */
@@ -205,17 +117,17 @@ void log_attr_words(const trace_attr_t *a, uint32_t w[LOG_ATTR_WORDS])
     w[15] = (uint32_t)a->__createtime.tv_nsec;
     memset(name, 0, sizeof name);
     memcpy(name, a->__name, strnlen(a->__name, sizeof name - 1));
-    bytes_to_words(name, sizeof name, w + 16);
+    log_bytes_to_words(name, sizeof name, w + 16);
     memset(name, 0, sizeof name);
     memcpy(name, a->__genversion, strnlen(a->__genversion, sizeof name - 1));
-    bytes_to_words(name, sizeof name, w + 16 + NAME_WORDS);
+    log_bytes_to_words(name, sizeof name, w + 16 + NAME_WORDS);
 }
 
 /* A name of at most TRACE_NAME_MAX - 1 characters, NUL-terminated within
  * its 64 bytes. */
 static int name_from_words(const uint32_t *w, char out[TRACE_NAME_MAX])
 {
-    words_to_bytes(w, TRACE_NAME_MAX, (unsigned char *)out);
+    log_words_to_bytes(w, TRACE_NAME_MAX, (unsigned char *)out);
     return memchr(out, '\0', TRACE_NAME_MAX) ? 0 : EINVAL;
 }
 
@@ -279,6 +191,7 @@ void log_status_words(const struct log_status *s, uint32_t w[LOG_STATUS_WORDS])
     put64(w + 11, s->events);
     put64(w + 13, s->stream_lost);
     put64(w + 15, s->log_lost);
+    w[17] = (uint32_t)s->write_error;
 }
 
 static int one_of(uint32_t v, int a, int b)
@@ -293,7 +206,7 @@ int log_status_from_words(const uint32_t *w, uint32_t nwords, struct log_status 
         !one_of(w[3], POSIX_TRACE_FULL, POSIX_TRACE_NOT_FULL) ||
         !one_of(w[4], POSIX_TRACE_OVERRUN, POSIX_TRACE_NO_OVERRUN) ||
         !one_of(w[5], POSIX_TRACE_FLUSHING, POSIX_TRACE_NOT_FLUSHING) ||
-        w[6] > 4095u ||
+        w[6] > 4095u || w[17] > 4095u ||
         !one_of(w[7], POSIX_TRACE_OVERRUN, POSIX_TRACE_NO_OVERRUN) ||
         !one_of(w[8], POSIX_TRACE_FULL, POSIX_TRACE_NOT_FULL))
         return EINVAL;
@@ -311,6 +224,7 @@ int log_status_from_words(const uint32_t *w, uint32_t nwords, struct log_status 
     s->events = get64(w + 11);
     s->stream_lost = get64(w + 13);
     s->log_lost = get64(w + 15);
+    s->write_error = (int)w[17];
     return 0;
 }
 
@@ -322,7 +236,7 @@ uint32_t log_name_words(trace_event_id_t id, const char *name,
     size_t len = strnlen(name, TRACE_EVENT_NAME_MAX);
     w[0] = id;
     w[1] = (uint32_t)len;
-    bytes_to_words((const unsigned char *)name, len, w + 2);
+    log_bytes_to_words((const unsigned char *)name, len, w + 2);
     return 2u + (uint32_t)((len + 3) / 4);
 }
 
@@ -335,7 +249,7 @@ int log_name_from_words(const uint32_t *w, uint32_t nwords, trace_event_id_t *id
     if (w[0] <= POSIX_TRACE_UNNAMED_USEREVENT || w[0] >= __POSIXTRACE_EVENT_ID_LIMIT ||
         len == 0 || len > TRACE_EVENT_NAME_MAX || 2u + (len + 3u) / 4u > nwords)
         return EINVAL;
-    words_to_bytes(w + 2, len, (unsigned char *)name);
+    log_words_to_bytes(w + 2, len, (unsigned char *)name);
     name[len] = '\0';
     if (strlen(name) != len)
         return EINVAL;

@@ -14,6 +14,8 @@
  *     always whole.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +29,17 @@ static void note(struct log_writer *w, int rc)
 {
     if (rc != 0 && w->error == 0)
         w->error = rc;                                  /* S0253, S0254 */
+    if (rc != 0 && w->first_error == 0)
+        w->first_error = rc;
 }
 
-static int write_at(int fd, const void *buf, size_t n, uint64_t off)
+/* Writes n bytes at off; 0 or the error of the write that failed, with
+ * *done (if not NULL) the bytes written before it. */
+static int write_at(int fd, const void *buf, size_t n, uint64_t off, size_t *done)
 {
     const unsigned char *p = buf;
+    if (done != NULL)
+        *done = 0;
     while (n > 0) {
         ssize_t r = pwrite(fd, p, n, (off_t)off);
         if (r < 0 && errno == EINTR)
@@ -43,6 +51,8 @@ static int write_at(int fd, const void *buf, size_t n, uint64_t off)
         p += r;
         n -= (size_t)r;
         off += (uint64_t)r;
+        if (done != NULL)
+            *done += (size_t)r;
     }
     return 0;
 }
@@ -50,26 +60,64 @@ static int write_at(int fd, const void *buf, size_t n, uint64_t off)
 /* ---- slots, little-endian whatever the host (LOGFORMAT section 1) ------------------ */
 
 /* Writes n slots at off, little-endian: the same bytes on every host, so
- * that a scenario gives the same log everywhere (issue 14). */
-static int write_slots_at(int fd, const traceevent_t *s, size_t n, uint64_t off)
+ * that a scenario gives the same log everywhere (issue 14).  *done (if not
+ * NULL): the bytes written, also when the write fails part way. */
+static int write_slots_at(int fd, const traceevent_t *s, size_t n, uint64_t off, size_t *done)
 {
     if (!trace_file_host_big_endian())
-        return write_at(fd, s, n * sizeof *s, off);
+        return write_at(fd, s, n * sizeof *s, off, done);
     unsigned char buf[256 * sizeof(traceevent_t)];
-    while (n > 0) {
+    size_t part = 0, total = 0;
+    int rc = 0;
+    while (n > 0 && rc == 0) {
         size_t k = n < 256 ? n : 256;
         trace_file_slots_le(s, k, buf);
-        int rc = write_at(fd, buf, k * sizeof *s, off);
-        if (rc != 0)
-            return rc;
+        rc = write_at(fd, buf, k * sizeof *s, off, &part);
+        total += part;
         s += k;
         n -= k;
         off += k * sizeof *s;
     }
-    return 0;
+    if (done != NULL)
+        *done = total;
+    return rc;
 }
 
 /* ---- creation ------------------------------------------------------------------ */
+
+/* The header is written by the caller of create_withlog, not by the flusher
+ * (whose thread blocks every signal): a file size limit below the header
+ * and metadata area would raise SIGXFSZ in the caller's thread and kill it
+ * (issue 20).  SIGXFSZ is held back in this thread while it writes, so that
+ * the write fails with EFBIG instead; a SIGXFSZ that the write raised is
+ * then taken back, and the caller's mask restored: nothing of the process's
+ * state changes (a SIGXFSZ already pending stays pending). */
+struct xfsz_hold {
+    sigset_t old;
+    int was_pending;
+};
+
+static void xfsz_hold(struct xfsz_hold *h)
+{
+    sigset_t one, pending;
+    sigemptyset(&one);
+    sigaddset(&one, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &one, &h->old);
+    h->was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1;
+}
+
+static void xfsz_release(struct xfsz_hold *h)
+{
+    sigset_t one, pending;
+    sigemptyset(&one);
+    sigaddset(&one, SIGXFSZ);
+    if (!h->was_pending && sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1) {
+        const struct timespec now = { 0, 0 };
+        while (sigtimedwait(&one, NULL, &now) < 0 && errno == EINTR)
+            ;
+    }
+    pthread_sigmask(SIG_SETMASK, &h->old, NULL);
+}
 
 /* The header text (LOGFORMAT section 1); *len its length. */
 static char *build_header(const trace_attr_t *attr, const struct log_geometry *g, size_t *len)
@@ -81,7 +129,7 @@ static char *build_header(const trace_attr_t *attr, const struct log_geometry *g
     snprintf(seg, sizeof seg, "%u", (unsigned)g->seg_bytes);
     snprintf(segments, sizeof segments, "%llu", (unsigned long long)g->segments);
     const struct trace_file_attr extra[] = {
-        { LOG_KEY_MARK, "1" },
+        { LOG_KEY_MARK, LOG_FORMAT_VERSION },
         { LOG_KEY_META, meta },
         { LOG_KEY_SEG, seg },
         { LOG_KEY_POLICY, log_policy_name(g->policy) },
@@ -146,8 +194,9 @@ static void status_fill(struct log_writer *w, struct log_status *st)
 {
     st->seg_seq = (uint32_t)w->k;
     st->seg_used = w->on_disk;
-    st->events = w->events;
+    st->events = w->written;
     st->log_lost = w->lost;
+    st->write_error = w->first_error;
 }
 
 int log_writer_create(struct log_writer *w, int fd, const trace_attr_t *attr,
@@ -171,18 +220,19 @@ int log_writer_create(struct log_writer *w, int fd, const trace_attr_t *attr,
     traceevent_t *area = calloc(LOG_META_SLOTS, sizeof *area);
     unsigned char *file = malloc(hlen + LOG_META_BYTES);
     w->seg = malloc(g->seg_bytes);
-    w->words = malloc(LOG_EVENT_WORDS_MAX * sizeof *w->words);
+    w->words = malloc(LOG_DATA_WORDS_MAX * sizeof *w->words);
+    w->ends = malloc(g->seg_slots * sizeof *w->ends);
     if (g->policy == POSIX_TRACE_LOOP)
         w->zeros = calloc(1, g->seg_bytes);
     int rc = 0;
     if (header == NULL || area == NULL || file == NULL || w->seg == NULL ||
-        w->words == NULL || (g->policy == POSIX_TRACE_LOOP && w->zeros == NULL))
+        w->words == NULL || w->ends == NULL || (g->policy == POSIX_TRACE_LOOP && w->zeros == NULL))
         rc = ENOMEM;
     if (rc == 0) {
         g->meta_off = hlen;
         g->seg_off = hlen + LOG_META_BYTES;
         w->used = 1;                                /* the BUFFER slot */
-        slot_clock_init(&w->clk);
+        log_context_reset(&w->ctx);
 
         /* The metadata area: attributes, the first status, the names. */
         uint32_t words[LOG_ATTR_WORDS];
@@ -202,9 +252,12 @@ int log_writer_create(struct log_writer *w, int fd, const trace_attr_t *attr,
          * (an older, longer file is cut). */
         memcpy(file, header, hlen);
         trace_file_slots_le(area, LOG_META_SLOTS, file + hlen);
-        rc = write_at(fd, file, hlen + LOG_META_BYTES, 0);
+        struct xfsz_hold hold;
+        xfsz_hold(&hold);
+        rc = write_at(fd, file, hlen + LOG_META_BYTES, 0, NULL);
         if (rc == 0 && ftruncate(fd, (off_t)(hlen + LOG_META_BYTES)) != 0)
             rc = errno;
+        xfsz_release(&hold);
     }
     free(header);
     free(area);
@@ -219,8 +272,9 @@ void log_writer_free(struct log_writer *w)
     free(w->seg);
     free(w->zeros);
     free(w->words);
+    free(w->ends);
     w->seg = w->zeros = NULL;
-    w->words = NULL;
+    w->words = w->ends = NULL;
 }
 
 /* ---- segments ------------------------------------------------------------------ */
@@ -240,6 +294,25 @@ static traceevent_t buffer_slot(const struct log_writer *w, uint32_t used)
     return b;
 }
 
+/* Events of the segment whose records end within its first `slots` slots
+ * (from disk_events on: records are written in order). */
+static uint64_t events_within(const struct log_writer *w, uint32_t slots)
+{
+    uint64_t e = w->disk_events;
+    while (e < w->seg_events && w->ends[e] <= slots)
+        e++;
+    return e;
+}
+
+static void note_written(struct log_writer *w, uint64_t events)
+{
+    if (events <= w->disk_events)
+        return;
+    w->written += events - w->disk_events;
+    w->disk_events = events;
+    w->on_disk = w->ends[events - 1];
+}
+
 void log_writer_sync(struct log_writer *w)
 {
     if (w->used <= w->on_disk || w->used <= 1)
@@ -250,28 +323,35 @@ void log_writer_sync(struct log_writer *w)
         /* A reused slot: wiped first, so that a cut write never lets the
          * records of the segment that was there show through. */
         w->zeros[0] = buffer_slot(w, 1);
-        rc = write_slots_at(w->fd, w->zeros, w->g.seg_bytes / sizeof(traceevent_t), off);
+        rc = write_slots_at(w->fd, w->zeros, w->g.seg_bytes / sizeof(traceevent_t), off, NULL);
         memset(&w->zeros[0], 0, sizeof w->zeros[0]);
         if (rc != 0) {
             note(w, rc);
             return;
         }
-        w->on_disk = 1;
+        w->on_disk = w->counted = 1;
     }
     uint32_t from = w->on_disk > 1 ? w->on_disk : 1;
+    size_t done = 0;
     rc = write_slots_at(w->fd, w->seg + from, w->used - from,
-                        off + from * sizeof(traceevent_t));
-    if (rc == 0) {
-        /* The records are there: now the BUFFER slot may count them. */
-        traceevent_t b = buffer_slot(w, w->used);
-        rc = write_slots_at(w->fd, &b, 1, off);
+                        off + from * sizeof(traceevent_t), &done);
+    /* The whole records that reached the file, even if the write failed
+     * part way: the BUFFER slot counts them. */
+    uint64_t e = events_within(w, from + (uint32_t)(done / sizeof(traceevent_t)));
+    if (e > w->disk_events) {
+        uint32_t end = w->ends[e - 1];
+        traceevent_t b = buffer_slot(w, end);
+        int rb = write_slots_at(w->fd, &b, 1, off, NULL);
+        /* A reader reads them if their BUFFER slot counts them, or if it was
+         * never written (a reader then reads up to the first zero slot,
+         * LOGFORMAT section 2): then they are written. */
+        if (rb == 0)
+            w->counted = end;
+        if (rb == 0 || w->counted == 0)
+            note_written(w, e);
+        note(w, rb);
     }
-    if (rc != 0) {
-        note(w, rc);
-        return;
-    }
-    w->on_disk = w->used;
-    w->disk_events = w->seg_events;
+    note(w, rc);
 }
 
 /* Closes the current segment (written) and begins the next. */
@@ -285,8 +365,9 @@ static void next_segment(struct log_writer *w)
     }
     w->k++;
     w->used = 1;
-    w->on_disk = 0;
+    w->on_disk = w->counted = 0;
     w->seg_events = w->disk_events = 0;
+    log_context_reset(&w->ctx);
     if (w->g.policy == POSIX_TRACE_LOOP && w->k >= w->g.segments) {
         w->full = 1;                    /* the oldest segment goes: S0024, S0105 */
         w->overrun = 1;
@@ -297,27 +378,28 @@ static void next_segment(struct log_writer *w)
 /* Encodes an event into the current segment (room checked). */
 static void put(struct log_writer *w, const struct rec_hdr *h, const void *data)
 {
-    size_t n = log_encode_event(h, data, &w->clk, w->words, w->seg + w->used,
+    size_t n = log_encode_event(&w->ctx, h, data, w->words, w->seg + w->used,
                                 w->g.seg_slots - w->used);
     if (n == 0)
         return;
     if (w->used == 1)
-        w->first_ts = w->seg[1].data[0];
+        w->first_ts = (uint32_t)h->ts;
     w->used += (uint32_t)n;
-    w->seg_events++;
-    w->events++;
+    w->ends[w->seg_events++] = w->used;
 }
 
 void log_writer_append(struct log_writer *w, const struct rec_hdr *h, const void *data)
 {
-    uint32_t n = log_event_slots(h->len & REC_LEN_MASK);
-    if ((w->g.policy == POSIX_TRACE_UNTIL_FULL && w->full) || n + 1 > w->g.seg_slots) {
+    uint32_t len = h->len & REC_LEN_MASK;
+    if ((w->g.policy == POSIX_TRACE_UNTIL_FULL && w->full) ||
+        log_event_slots(len) + LOG_CONTEXT_SLOTS_MAX + 1 > w->g.seg_slots) {
         w->lost++;                                      /* S0026, S0104 */
         w->overrun = 1;
         return;
     }
     for (;;) {
         int last = w->g.policy == POSIX_TRACE_UNTIL_FULL && w->k + 1 >= w->g.segments;
+        uint32_t n = log_event_need(&w->ctx, h);
         if (w->used + n + (last ? LOG_STOP_SLOTS : 0) <= w->g.seg_slots)
             break;
         if (last) {
@@ -353,8 +435,9 @@ void log_writer_clear(struct log_writer *w)
         note(w, errno);
     w->k = 0;
     w->used = 1;
-    w->on_disk = 0;
+    w->on_disk = w->counted = 0;
     w->seg_events = w->disk_events = 0;
+    log_context_reset(&w->ctx);
     w->full = 0;
     w->overrun = 0;
 }
@@ -370,7 +453,15 @@ void log_writer_write_meta(struct log_writer *w, struct log_status *st)
     while (from = w->names_slot,
            (n = encode_names(w, names, sizeof names / sizeof names[0])) > 0)
         note(w, write_slots_at(w->fd, names, n,
-                               w->g.meta_off + (uint64_t)from * sizeof(traceevent_t)));
+                               w->g.meta_off + (uint64_t)from * sizeof(traceevent_t), NULL));
+    if (st->complete && w->disk_events < w->seg_events) {
+        /* The last events that could not be written: discarded. */
+        w->lost += w->seg_events - w->disk_events;
+        w->seg_events = w->disk_events;
+        w->used = w->on_disk > 1 ? w->on_disk : 1;
+        w->overrun = 1;
+        st->st.posix_log_overrun_status = POSIX_TRACE_OVERRUN;     /* S0257 */
+    }
     uint32_t words[LOG_STATUS_WORDS];
     traceevent_t rec[LOG_STATUS_SLOTS];
     st->counter = ++w->meta_counter;
@@ -379,7 +470,7 @@ void log_writer_write_meta(struct log_writer *w, struct log_status *st)
     meta_record(LOG_CODE_STATUS, st->counter, words, LOG_STATUS_WORDS, rec, LOG_STATUS_SLOTS);
     note(w, write_slots_at(w->fd, rec, LOG_STATUS_SLOTS,
                            w->g.meta_off + LOG_META_STATUS_SLOT(st->counter & 1u) *
-                                           sizeof(traceevent_t)));
+                                           sizeof(traceevent_t), NULL));
 }
 
 int log_writer_take_error(struct log_writer *w)

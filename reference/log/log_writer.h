@@ -24,20 +24,24 @@ struct log_writer {
     struct log_geometry g;
     traceevent_t *seg;          /* the segment being filled (g.seg_slots) */
     traceevent_t *zeros;        /* LOOP: a blank segment, to wipe a reused slot */
+    uint32_t *ends;             /* where each event's record of it ends (slots) */
     uint64_t k;                 /* its number over the log's life */
     uint32_t used;              /* its slots in use, the BUFFER slot included */
-    uint32_t on_disk;           /* of which written (its BUFFER slot says so) */
+    uint32_t on_disk;           /* of which written whole (0: nothing yet) */
+    uint32_t counted;           /* what its BUFFER slot on disk counts (0: none) */
     uint32_t first_ts;          /* data[0] of its first event */
     uint64_t seg_events;        /* events in it */
-    uint64_t disk_events;       /* of which written */
+    uint64_t disk_events;       /* of which written whole */
+    struct log_context ctx;     /* what its records have stated so far */
     int full;                   /* LOOP: the ring wrapped; UNTIL_FULL: STOP written */
     int overrun;                /* events lost since log_writer_take_overrun() */
     int error;                  /* first error since log_writer_take_error() */
-    uint64_t events;            /* event records appended */
-    uint64_t lost;              /* records discarded (UNTIL_FULL full, write errors) */
+    int first_error;            /* the first error of the log's life (never reset) */
+    uint64_t written;           /* event records written whole to the file */
+    uint64_t lost;              /* events discarded (UNTIL_FULL full, too big, write
+                                 * errors; not the LOOP wraps) */
     uint64_t wraps;             /* LOOP: segments overwritten */
-    struct slot_clock clk;
-    uint32_t *words;            /* scratch: one record's payload */
+    uint32_t *words;            /* scratch: one record's data words */
     uint32_t meta_counter;      /* status records written */
     struct name_table *names;   /* the traced process's event names (NULL:
                                  * none), the caller's to set before create */
@@ -62,7 +66,9 @@ void log_writer_append(struct log_writer *w, const struct rec_hdr *h, const void
 void log_writer_sync(struct log_writer *w);
 
 /* Writes the event names opened since the last call, then the status st
- * (its counter, segment and event figures are filled here). */
+ * (its counter, segment, event figures and write error are filled here).
+ * A final status (st->complete) first counts as discarded the events that
+ * never reached the file: the status then says exactly what the log holds. */
 void log_writer_write_meta(struct log_writer *w, struct log_status *st);
 
 /* posix_trace_clear (LOGFORMAT section 7): LOOP and UNTIL_FULL logs restart

@@ -139,7 +139,7 @@ static void publish(struct log_stream *ls, int final)
      * ends with a STOP of its own (S0027), written as handed to it. */
     int own_stop = ls->w.g.policy == POSIX_TRACE_UNTIL_FULL && log_writer_full(&ls->w);
     ls->flushed = ls->handed + (uint64_t)own_stop;
-    ls->written = ls->w.events;
+    ls->written = ls->w.written;
     ls->discarded = ls->w.lost;
 }
 
@@ -235,8 +235,10 @@ static int precheck(struct stream *s)
     if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
         ls->end + first > (uint64_t)rl.rlim_cur)
         return EFBIG;
-    /* Encoded, an event takes at most twice its ring bytes (LOGFORMAT
-     * section 3); OVERFLOW, RESUME and FLUSH_START are added. */
+    /* Encoded, an event takes less than its ring bytes when its context
+     * does not change, at most 2.4 times (96 bytes for 40, its whole
+     * context written: LOGFORMAT section 3): twice is asked for;
+     * OVERFLOW, RESUME and FLUSH_START are added. */
     uint64_t need = ls->end + 2 * (ring_used(&s->ring) + 3 * rec_size(0));
     struct stat sb;
     struct statvfs vfs;

@@ -104,6 +104,10 @@ trace_event_id_t lu_id(const char *name);
 /* Counts the events of id in evs[0..n-1]. */
 size_t lu_count(const struct lu_ev *evs, size_t n, trace_event_id_t id);
 
+/* tracedump's text of the log on fd (LOGFORMAT section 10) names the flush
+ * error name ("ENOSPC") and says no "cut or damaged".  0, or 1 with msg. */
+int lu_dump_says_flush_error(int fd, const char *name, char *msg, size_t len);
+
 /* The size of the file open on fd. */
 long long lu_file_size(int fd);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "dump/dump.h"
+#include "log/log_format.h"
 
 /* A finished log of 3 user events (data "ab", 4 bytes, none); its bytes. */
 static unsigned char *small_log(size_t *len, int shut_down)
@@ -116,17 +117,25 @@ START_TEST(test_text_errors)
     ck_assert_ptr_nonnull(strstr(out, "data=6162"));     /* what came before the cut */
     free(out);
 
-    /* The second event's data length word made too big for its slots. */
+    /* The data length of the event before the data 010203ff, in the
+     * context record before it (LOGFORMAT section 3), made too big for its
+     * slots. */
     unsigned char *bad = malloc(len);
     ck_assert_ptr_nonnull(bad);
     memcpy(bad, log, len);
-    size_t hit = 0;
+    size_t hit = 0, shape = 0;
     for (size_t i = 0; i + 16 <= len && !hit; i++)
         if (memcmp(bad + i, "\x01\x02\x03\xff", 4) == 0)
             hit = i;
     ck_assert_uint_gt(hit, 0);
-    uint32_t big = 4000;
-    memcpy(bad + hit - 4, &big, 4);             /* word 8, the length, just before */
+    for (size_t at = hit - 8; at >= 16 && !shape; at -= 16) {
+        const unsigned char *p = bad + at - 16;         /* little-endian (LOGFORMAT 1) */
+        uint32_t h = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        if ((h & 0x3ffu) == LOG_CODE_SHAPE && (h >> 10 & 0x1fu) == SLOT_CLASS_USER)
+            shape = at - 16;
+    }
+    ck_assert_uint_gt(shape, 0);
+    memcpy(bad + shape + 8, "\xa0\x0f\0\0", 4);   /* data[1], the length: 4000 */
     out = dump(bad, len, DUMP_TEXT, 0, &r, &rc);
     ck_assert_ptr_nonnull(strstr(out, "not a POSIX event record"));
     ck_assert_ptr_null(strstr(out, "data=010203ff"));

@@ -46,7 +46,7 @@ START_TEST(test_header_values)
     ck_assert_str_eq(trace_file_value(info, "CPU_NUM"), "64");
     ck_assert_str_eq(trace_file_value(info, "SYSNAME"), "posixtrace");
     ck_assert_str_eq(trace_file_value(info, "SYSPAGE_LEN"), "0");
-    ck_assert_str_eq(trace_file_value(info, "POSIX_LOG"), "1");
+    ck_assert_str_eq(trace_file_value(info, "POSIX_LOG"), "2");     /* the format's version */
     ck_assert_str_eq(trace_file_value(info, "POSIX_META_BYTES"), "65536");
     ck_assert_str_eq(trace_file_value(info, "POSIX_SEG_BYTES"), "4096");
     ck_assert_str_eq(trace_file_value(info, "POSIX_LOG_POLICY"), "UNTIL_FULL");
@@ -58,8 +58,40 @@ START_TEST(test_header_values)
 }
 END_TEST
 
+/* LOGFORMAT section 8: a log of another format version (version 1's 9-word
+ * records) is refused, EINVAL from posix_trace_open (S0081), and the
+ * reader says which version it is and which it reads. */
+START_TEST(test_old_version_refused)
+{
+    int fd = lu_tmpfile();
+    struct lu_opts o = { 0 };
+    o.sim = 1;
+    trace_id_t trid = lu_create(&o, fd);
+    tu_shutdown(trid);
+    size_t len;
+    unsigned char *file = file_bytes(fd, &len);
+    unsigned char *mark = NULL;
+    for (size_t i = 0; i + 18 <= len && i < 4096 && mark == NULL; i++)
+        if (memcmp(file + i, "TRACE_POSIX_LOG::2", 18) == 0)
+            mark = file + i;
+    ck_assert_ptr_nonnull(mark);
+    mark[17] = '1';
+    struct log_source src = { .mem = file, .len = len };
+    struct log_reader *r;
+    char err[256] = "";
+    ck_assert_int_eq(log_reader_open(&src, NULL, NULL, &r, err, sizeof err), EINVAL);
+    ck_assert_ptr_nonnull(strstr(err, "format version 1"));
+    ck_assert_ptr_nonnull(strstr(err, "reads version 2 only"));
+    ck_assert_int_eq(pwrite(fd, mark, 18, mark - file), 18);
+    trace_id_t log;
+    ck_assert_int_eq(posix_trace_open(fd, &log), EINVAL);
+    free(file);
+    close(fd);
+}
+END_TEST
+
 /* LOGFORMAT sections 1 and 3: segment sizes, ring sizes, record sizes
- * (0 bytes of data: 80 bytes, 8: 96, 64: 208). */
+ * (0 or 8 bytes of data: 16 bytes, 64: 128), without their context. */
 START_TEST(test_geometry)
 {
     ck_assert_uint_eq(log_seg_bytes_for(0), 4096);
@@ -68,7 +100,8 @@ START_TEST(test_geometry)
     for (size_t d = 0; d <= 65535; d += 97) {
         uint32_t seg = log_seg_bytes_for(d);
         ck_assert_uint_eq(seg & (seg - 1), 0);
-        ck_assert_uint_ge(seg / 16, 2 * log_event_slots((uint32_t)d) + 1);
+        ck_assert_uint_ge(seg / 16, 2 * (log_event_slots((uint32_t)d) +
+                                         LOG_CONTEXT_SLOTS_MAX) + 1);
     }
     ck_assert_uint_eq(log_segments_for(POSIX_TRACE_LOOP, 1, 4096), 2);
     ck_assert_uint_eq(log_segments_for(POSIX_TRACE_LOOP, 1 << 20, 4096), 256);
@@ -78,15 +111,19 @@ START_TEST(test_geometry)
     if (sizeof(size_t) >= 8)        /* 2^40 bytes: more than the most segments */
         ck_assert_uint_eq(log_segments_for(POSIX_TRACE_LOOP, (size_t)(UINT64_C(1) << 40), 4096),
                           1u << 28);
-    ck_assert_uint_eq(16 * log_event_slots(0), 80);
-    ck_assert_uint_eq(16 * log_event_slots(8), 96);
-    ck_assert_uint_eq(16 * log_event_slots(64), 208);
-    ck_assert_uint_eq(LOG_STOP_SLOTS, log_event_slots(sizeof(int)));
+    ck_assert_uint_eq(16 * log_event_slots(0), 16);
+    ck_assert_uint_eq(16 * log_event_slots(8), 16);
+    ck_assert_uint_eq(16 * log_event_slots(9), 32);
+    ck_assert_uint_eq(16 * log_event_slots(64), 128);
+    ck_assert_uint_eq(LOG_STOP_SLOTS, LOG_CONTEXT_SLOTS_MAX + log_event_slots(sizeof(int)));
 }
 END_TEST
 
 /* The measure of LOGFORMAT's overhead table: file growth per event for 0, 8
- * and 64 bytes of data (one shutdown, no flush events in between). */
+ * and 64 bytes of data (one thread, one event type, the simulated clock's
+ * close timestamps; one shutdown, no flush events in between), the fixed
+ * cost (header and metadata area) apart.  Issue 19 item 3: at most 20 bytes
+ * on disk per 8-byte event. */
 START_TEST(test_overhead)
 {
     const size_t sizes[] = { 0, 8, 64 };
@@ -109,11 +146,14 @@ START_TEST(test_overhead)
         double per = (double)(lu_file_size(fd) - base) / (n + 2);
         double record = 16.0 * log_event_slots((uint32_t)sizes[k]);
         printf("log overhead: %2zu bytes of data: %.1f bytes per event in the file "
-               "(record %.0f, ring %u)\n", sizes[k], per, record,
-               (unsigned)rec_size((uint32_t)sizes[k]));
-        /* The record, plus the segment's BUFFER slot and unused tail:
-         * within a segment's worth of one record over 4096 bytes. */
-        ck_assert(per >= record && per <= record * (1.0 + record / 4096.0) + 1.0);
+               "(record %.0f, ring %u); fixed: header and metadata %lld bytes\n", sizes[k],
+               per, record, (unsigned)rec_size((uint32_t)sizes[k]), base);
+        /* The record, plus a segment's BUFFER slot, its TIME and context
+         * records and its unused tail, per 4096 bytes. */
+        double segment = 16.0 * (1 + LOG_CONTEXT_SLOTS_MAX) + record;
+        ck_assert(per >= record && per <= record * (1.0 + segment / 4096.0) + 1.0);
+        if (sizes[k] == 8)
+            ck_assert_msg(per <= 20.0, "%.1f bytes per 8-byte event", per);
         close(fd);
     }
 }
@@ -182,6 +222,91 @@ START_TEST(test_codec_decodes_file)
         free(info);
         close(fd);
     }
+}
+END_TEST
+
+/* LOGFORMAT section 3: event records and their context, encoded then
+ * decoded by the slot decoder, give back every event exactly -- pid,
+ * thread, program address, CPU (unknown, below and above 64), length,
+ * truncation, data and a timestamp that goes back, stays, or crosses a high
+ * word -- with context and TIME records only where something changed. */
+struct rt {
+    struct log_context c;
+    struct rec_hdr h[400];
+    unsigned char data[400][2 * sizeof(trace_event_set_t)];     /* START's, the largest */
+    size_t n, bad;
+};
+
+static void rt_event(void *p, const struct slot_event *ev)
+{
+    struct rt *t = p;
+    if (log_context_apply(&t->c, ev) != 0)
+        return;
+    struct rec_hdr h;
+    unsigned char d[2 * sizeof(trace_event_set_t)];
+    if (t->n >= 400 || log_decode_event(&t->c, ev, &h, d) != 0) {
+        t->bad++;
+        return;
+    }
+    const struct rec_hdr *w = &t->h[t->n];
+    uint32_t len = w->len & REC_LEN_MASK;
+    if (h.ts != w->ts || h.id != w->id || h.pid != w->pid || h.thread != w->thread ||
+        h.prog != w->prog || h.cpu != w->cpu || h.len != w->len ||
+        memcmp(d, t->data[t->n], len) != 0)
+        t->bad++;
+    t->n++;
+}
+
+START_TEST(test_records_round_trip)
+{
+    static struct rt t;
+    static traceevent_t slots[400 * 16];
+    static uint32_t words[LOG_DATA_WORDS_MAX];
+    struct log_context wc;
+    memset(&t, 0, sizeof t);
+    log_context_reset(&wc);
+    log_context_reset(&t.c);
+    uint32_t r = 7;
+    size_t used = 0, records = 0;
+    uint64_t ts = ((uint64_t)3 << 32) - 2000;
+    for (int i = 0; i < 400; i++) {
+        r = r * 1103515245u + 12345u;
+        struct rec_hdr *h = &t.h[i];
+        h->id = (r >> 4) % 3 == 0 ? POSIX_TRACE_START : 20 + (r >> 8) % 3;
+        h->len = (r >> 10) % 4 == 0 ? 8 : (r >> 12) % 65;
+        if (h->id == POSIX_TRACE_START)
+            h->len = 2 * sizeof(trace_event_set_t);
+        if ((r >> 14) % 9 == 0)
+            h->len |= REC_TRUNCATED;
+        h->cpu = (r >> 16) % 5 == 0 ? (int32_t)((r >> 18) % 200) - 1 : 2;
+        h->pid = (r >> 20) % 7 == 0 ? 0 : 4242;
+        h->thread = (r >> 22) % 6 == 0 ? UINT64_C(0x7f0000001000) + (r >> 24) % 3 : 1;
+        h->prog = (r >> 25) % 8 == 0 ? UINT64_C(0x55550000) + (r >> 27) : 0;
+        /* Mostly forwards, sometimes back or standing, across a high word. */
+        ts += (r >> 28) % 4 == 0 ? (uint64_t)-(int64_t)((r >> 5) % 500) : (r >> 3) % 40;
+        h->ts = ts;
+        for (unsigned k = 0; k < sizeof t.data[i]; k++)
+            t.data[i][k] = (unsigned char)(r >> (k % 24) ^ k);
+        size_t n = log_encode_event(&wc, h, t.data[i], words, slots + used,
+                                    sizeof slots / sizeof slots[0] - used);
+        ck_assert_uint_gt(n, 0);
+        ck_assert_uint_ge(n, log_event_slots(h->len & REC_LEN_MASK));
+        records += n;
+        used += n;
+    }
+    struct slot_decoder_config cfg = { .on_event = rt_event, .user = &t };
+    struct slot_decoder d;
+    struct slot_summary sum;
+    ck_assert_int_eq(slot_decoder_init(&d, &cfg), 0);
+    slot_decoder_feed(&d, slots, used, 0);
+    slot_decoder_finish(&d);
+    slot_decoder_summary(&d, &sum);
+    ck_assert_uint_eq(sum.errors, 0);
+    ck_assert_uint_eq(sum.wraps, 0);                /* TIME wherever the time went back */
+    slot_decoder_free(&d);
+    ck_assert_uint_eq(t.n, 400);
+    ck_assert_uint_eq(t.bad, 0);
+    ck_assert_uint_lt(records, 400 * 8);            /* context only where it changed */
 }
 END_TEST
 
@@ -417,7 +542,9 @@ Suite *suite_log_format(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_header_values);
     tcase_add_test(tc, test_geometry);
+    tcase_add_test(tc, test_old_version_refused);
     tcase_add_test(tc, test_overhead);
+    tcase_add_test(tc, test_records_round_trip);
     tcase_add_test(tc, test_codec_decodes_file);
     tcase_add_test(tc, test_status_records_alternate);
     tcase_add_test(tc, test_other_byte_order);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "dump/dump.h"
 
 int lu_tmpfile(void)
 {
@@ -210,4 +211,27 @@ long long lu_file_size(int fd)
     struct stat sb;
     ck_assert_int_eq(fstat(fd, &sb), 0);
     return (long long)sb.st_size;
+}
+
+/* tracedump's text of the log on fd (LOGFORMAT section 10): the flush
+ * error named, and no "cut or damaged" error.  Returns 0, or 1 with msg. */
+int lu_dump_says_flush_error(int fd, const char *name, char *msg, size_t len)
+{
+    char *text = NULL, err[256];
+    size_t n = 0;
+    FILE *out = open_memstream(&text, &n);
+    ck_assert_ptr_nonnull(out);
+    struct dump_options o = { .format = DUMP_TEXT, .no_events = 1 };
+    struct dump_posix_result r;
+    int rc = dump_posix_fd(fd, out, &o, &r, err, sizeof err);
+    fclose(out);
+    char want[64];
+    snprintf(want, sizeof want, "# flush error %s: ", name);
+    int bad = rc != 0 || r.errors != 0 || !r.complete || strstr(text, want) == NULL ||
+              strstr(text, "after flush error") == NULL || strstr(text, "cut or damaged");
+    if (bad)
+        snprintf(msg, len, "tracedump (rc %d, %llu errors): %.150s", rc,
+                 (unsigned long long)r.errors, text);
+    free(text);
+    return bad;
 }

@@ -50,6 +50,8 @@ Suite *suite_log_faults(void);     /* check_log_faults.c: cut, killed, hostile, 
 Suite *suite_process(void);        /* check_process.c: streams shared between processes */
 Suite *suite_log_accounting(void); /* check_log_accounting.c: no loss unreported */
 Suite *suite_log_dump(void);       /* check_log_dump.c: tracedump's POSIX view */
+Suite *suite_log_writefail(void);  /* check_log_writefail.c: writes that fail */
+Suite *suite_sigkill(void);        /* check_sigkill.c: recorders killed at random points */
 
 /* Every suite, by the name its suite_create() gives it (CK_RUN_SUITE takes
  * that name; a name that differs runs no test, which 'make check-valgrind'
@@ -60,6 +62,7 @@ static const struct {
     Suite *(*make)(void);
 } suites[] = {
     { "process", suite_process },
+    { "sigkill", suite_sigkill },
     { "slot", suite_slot },
     { "kernel_dump", suite_kernel_dump },
     { "threads", suite_threads },
@@ -82,6 +85,7 @@ static const struct {
     { "kernel_sim", suite_kernel_sim },
     { "read", suite_read },
     { "log_dump", suite_log_dump },
+    { "log_writefail", suite_log_writefail },
     { "policy", suite_policy },
     { "attr", suite_attr },
     { "eventid", suite_eventid },

@@ -3,7 +3,7 @@
  * tracedump -- prints the events of a kernel trace file, one a line or as
  * JSON, with per-CPU and per-class totals, the dropped events reported and
  * the integrity errors found (<posixtrace_dump.h>; formats in
- * reference/kernel/KERNEL.md).  A POSIX trace log (TRACE_POSIX_LOG::1 in its
+ * reference/kernel/KERNEL.md).  A POSIX trace log (TRACE_POSIX_LOG:: in its
  * header) is shown as POSIX events, oldest first, with its attributes,
  * event names and status (reference/log/LOGFORMAT.md); --slots shows its slots.
  *
@@ -165,11 +165,22 @@ static int open_regular(const char *path, const char **kind)
     return fd;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct args {
+    struct dump_trace_options o;
+    struct dump_filter f;
+    const char *classes[MAX_LIST], *events[MAX_LIST];
+    const char *path;
+};
+
+/* Reads the command line into *out: -1 to go on, else the exit status (0
+ * after --help or --version, 2 for bad arguments, with a message).  It never
+ * exits the process: fuzz/fuzz_tool_args.c calls it on any argv. */
+static int parse_args(int argc, char **argv, struct args *out)
 {
     struct dump_trace_options o = { .format = DUMP_TEXT, .seconds = 1, .totals = 1 };
     struct dump_filter f = { 0 };
-    const char *classes[MAX_LIST], *events[MAX_LIST];
+    const char **classes = out->classes, **events = out->events;
     const char *path = NULL;
     int filtered = 0;
 
@@ -267,8 +278,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "tracedump: no file given\n(tracedump --help lists the options)\n");
         return 2;
     }
-    if (filtered)
-        o.filter = &f;
+    out->f = f;
+    out->o = o;
+    out->o.filter = filtered ? &out->f : NULL;
+    out->path = path;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    static struct args args;
+    int rc = parse_args(argc, argv, &args);
+    if (rc >= 0)
+        return rc;
+    struct dump_trace_options o = args.o;
+    const char *path = args.path;
     FILE *tmp = NULL;
     int from_stdin = strcmp(path, "-") == 0;
     const char *kind = NULL;
@@ -288,7 +312,7 @@ int main(int argc, char **argv)
     struct dump_trace_result r;
     char err[512];
     o.name = path;
-    int rc = dump_trace_fd(fd, stdout, &o, &r, err, sizeof err);
+    rc = dump_trace_fd(fd, stdout, &o, &r, err, sizeof err);
     if (tmp)
         fclose(tmp);
     else if (!from_stdin)

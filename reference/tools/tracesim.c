@@ -87,6 +87,9 @@ static int number(const char *opt, const char *s, uint64_t min, uint64_t max, ui
     return 0;
 }
 
+/* Reads the command line into *o: 0 to go on, -1 after --help or --version
+ * (exit status 0), 2 for bad arguments (with a message).  It never exits the
+ * process: fuzz/fuzz_tool_args.c calls it on any argv. */
 static int parse(int argc, char **argv, struct opts *o)
 {
     uint64_t v;
@@ -100,11 +103,11 @@ static int parse(int argc, char **argv, struct opts *o)
 #define NUM(min, max) do { if ((rc = number(a, val, min, max, &v)) != 0) return rc; i++; } while (0)
         if (strcmp(a, "--version") == 0) {
             printf("tracesim (posixtrace) %s\n", POSIXTRACE_VERSION);
-            exit(0);
+            return -1;
         }
         if (IS("-h", "--help")) {
             fputs(usage, stdout);
-            exit(0);
+            return -1;
         } else if (IS("-o", "--output")) {
             if (val == NULL)
                 return die_usage("%s needs a file name%s", a, "");
@@ -311,7 +314,7 @@ int main(int argc, char **argv)
     int rc;
 
     if ((rc = parse(argc, argv, &o)) != 0)
-        return rc;
+        return rc < 0 ? 0 : rc;
     FILE *f = strcmp(o.out, "-") == 0 ? stdout : fopen(o.out, "wb");
     if (f == NULL) {
         fprintf(stderr, "tracesim: cannot create %s: %s\n", o.out, strerror(errno));
