@@ -88,6 +88,7 @@ TEST_BIN    = build/tests/check_reference
 # and dumper; everything the shared library exports is declared here
 # (harness/tests/test_exports.py).
 INSTALL_HEADERS = include/trace.h include/posixtrace_types.h include/posixtrace_api.h \
+                  include/posixtrace_counts.h \
                   include/posixtrace_sim.h include/posixtrace_slot.h include/posixtrace_codec.h \
                   include/posixtrace_kernel.h include/posixtrace_dump.h
 # The <sys/types.h> that adds the trace types goes into a directory of its own,
@@ -360,6 +361,10 @@ help:
 	@echo "  make coverage        line and branch coverage of reference/ into reports/coverage/"
 	@echo "                       (needs ./configure --enable-coverage)"
 	@echo "  make bench           build and run reference/bench/* (build/bench/)"
+	@echo "  make check-tsan      the threaded unit suites and the conformance run under"
+	@echo "                       ThreadSanitizer, built in build-tsan/ (reports/tsan/)"
+	@echo "  make check-faults    the fault loop: every write, ftruncate, mmap, malloc, shm_open"
+	@echo "                       call of a logging scenario failed in turn (build/harness/fault_loop)"
 	@echo "  make check-cross ARCH=armhf|s390x"
 	@echo "                       cross-built in build-ARCH/, run under qemu-user (reports/ARCH/)"
 	@echo "  make install         install the libraries, headers, posixtrace.pc and tools"

@@ -11,7 +11,7 @@
  * system event beyond those the specification requires is assumed.
  *
  * Not tested here, and why:
- *   create.EINTR, create.ENOMEM   not testable (catalogue).
+ *   create.EINTR   not testable (catalogue); create.ENOMEM: memory.c.
  *   create.EINVAL-child-trid      process.c (fork).
  *   create.EINVAL-flush-policy    a TRL rule; the FLUSH case is also one of
  *                                 the create.EINVAL-attr tests here.

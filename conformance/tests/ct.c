@@ -15,6 +15,7 @@
 #include "ct.h"
 #include "ct_notes.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,6 +147,10 @@ static char *progress;                      /* the mapped page, or NULL */
 static const char *stop_at;                 /* CT_STOP_AT: functions not to call */
 static const char *call_function, *call_file;
 static int call_line;
+/* Threads of a test call the API at once: the call in progress and its note
+ * are one thread's at a time.  A try-lock: the notes are a best effort, and a
+ * child forked while another thread held the lock must not wait for it. */
+static pthread_mutex_t call_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void progress_open(void)
 {
@@ -162,29 +167,41 @@ static void note_call(const char *state)
 
 void ct_call_begin(const char *function, const char *file, int line)
 {
-    call_function = function;
-    call_file = file;
-    call_line = line;
+    if (pthread_mutex_trylock(&call_lock) == 0) {
+        call_function = function;
+        call_file = file;
+        call_line = line;
+        note_call("call");
+        pthread_mutex_unlock(&call_lock);
+    }
     if (stop_at && current && ct_in_list(stop_at, function)) {
         /* A process the test forked ends here too; the note tells the
          * runner why, whatever its parent then says. */
-        note_call("stopped");
+        if (progress)
+            snprintf(progress, CT_NOTE, "stopped %s %s:%d", function, file_base(file), line);
         ct_end(CT_CODE_UNRESOLVED, file, line,
                "not run to the end: %s hung in several tests in a row, and this test"
                " was about to call it (stopped before the call)", function);
     }
-    note_call("call");
+}
+
+static void note_return(void)
+{
+    if (pthread_mutex_trylock(&call_lock) == 0) {
+        note_call("returned");
+        pthread_mutex_unlock(&call_lock);
+    }
 }
 
 int ct_call_end(int result)
 {
-    note_call("returned");
+    note_return();
     return result;
 }
 
 void ct_call_end_void(void)
 {
-    note_call("returned");
+    note_return();
 }
 
 /* rule_tab from "a.b,c.d". */

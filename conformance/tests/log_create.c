@@ -16,7 +16,7 @@
  * are open, so nothing is left mounted whatever happens to the test.
  *
  * Not tested here, and why:
- *   create_withlog.EINTR, .ENOMEM   not testable (catalogue).
+ *   create_withlog.EINTR   not testable (catalogue); .ENOMEM: memory.c.
  *   create_withlog.EAGAIN counts on {TRACE_SYS_MAX} being determinate; it
  *   fills the system-wide table with posix_trace_create() first, so streams
  *   of other processes do not matter.

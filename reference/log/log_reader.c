@@ -29,6 +29,7 @@ struct log_reader {
     log_error_fn on_error;
     void *user;
     struct trace_file_info *info;
+    int out_of_memory;          /* the decoder could not hold a record */
     struct log_geometry g;
     uint64_t nslots;                /* segment slots present in the file */
 
@@ -83,6 +84,8 @@ static void on_slot_error(void *user, const struct slot_error *e)
     char msg[256];
     slot_error_format(e, msg, sizeof msg);
     r->stats.errors++;
+    if (e->kind == SLOT_ERR_NO_MEMORY)
+        r->out_of_memory = 1;
     if (r->on_error)
         r->on_error(r->user, e->offset, msg);
 }
@@ -488,7 +491,9 @@ int log_reader_open(const struct log_source *src, log_error_fn on_error, void *u
     }
     if (rc != 0) {
         log_reader_close(r);
-        return EINVAL;          /* every way of not being a log (S0081) */
+        /* Every way of not being a log (S0081); memory that could not be
+         * had is no verdict on the file (the fault loop, issue 20 item 1). */
+        return rc == ENOMEM ? ENOMEM : EINVAL;
     }
     if ((rc = read_geometry(r, err, errlen)) != 0) {
         log_reader_close(r);
@@ -514,6 +519,9 @@ int log_reader_open(const struct log_source *src, log_error_fn on_error, void *u
     }
     r->d_ok = 1;
     if ((rc = read_meta(r, err, errlen)) != 0) {
+        /* Metadata the decoder dropped for want of memory is no verdict on
+         * the file either. */
+        rc = r->out_of_memory ? ENOMEM : rc;
         log_reader_close(r);
         return rc;
     }

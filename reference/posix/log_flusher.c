@@ -117,6 +117,7 @@ static void write_batch(struct log_stream *ls)
         struct rec_hdr h;
         memcpy(&h, p, sizeof h);
         log_writer_append(&ls->w, &h, p + REC_HDR_SIZE);
+        ls->handed++;
         p += rec_size(h.len & REC_LEN_MASK);
     }
     ls->batch.len = 0;
@@ -135,6 +136,12 @@ static void publish(struct log_stream *ls, int final)
         ls->log_overrun = POSIX_TRACE_OVERRUN;          /* S0257 */
     ls->log_full = log_writer_full(&ls->w) ? POSIX_TRACE_FULL : POSIX_TRACE_NOT_FULL;
     ls->end = log_writer_end(&ls->w);
+    /* The writer's figures (LOGFORMAT's status record): an UNTIL_FULL log
+     * ends with a STOP of its own (S0027), written as handed to it. */
+    int own_stop = ls->w.g.policy == POSIX_TRACE_UNTIL_FULL && log_writer_full(&ls->w);
+    ls->flushed = ls->handed + (uint64_t)own_stop;
+    ls->written = ls->w.written;
+    ls->discarded = ls->w.lost;
 }
 
 static void snapshot(const struct stream *s, const struct log_stream *ls, int final,
@@ -378,6 +385,15 @@ void log_stream_status(struct stream *s, struct posix_trace_status_info *st)
     st->posix_log_full_status = ls->log_full;
     ls->flush_error = 0;                                /* S0178 */
     ls->log_overrun = POSIX_TRACE_NO_OVERRUN;
+}
+
+void log_stream_counts(const struct stream *s, uint64_t *flushed, uint64_t *written,
+                       uint64_t *discarded)
+{
+    const struct log_stream *ls = s->log;
+    *flushed = ls->flushed;
+    *written = ls->written;
+    *discarded = ls->discarded;
 }
 
 void log_stream_forget(struct log_stream *ls)

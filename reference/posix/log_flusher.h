@@ -34,6 +34,8 @@ struct log_stream {
     int log_full;               /* POSIX_TRACE_FULL / _NOT_FULL */
     int final_error;            /* the first error of the final flush */
     uint64_t end;               /* log_writer_end(), as of the last flush */
+    uint64_t handed;            /* records handed to the writer (the flusher's) */
+    uint64_t flushed, written, discarded;   /* the counts as of the last flush */
     struct rec_buf pending;     /* taken, not yet handed to the writer */
     struct rec_buf batch;       /* being written (the flusher's) */
 };
@@ -57,6 +59,11 @@ int log_stream_clear(struct stream *s);
 /* get_status's TRL members (s locked); resets the log overrun status and
  * the flush error (S0178). */
 void log_stream_status(struct stream *s, struct posix_trace_status_info *st);
+
+/* The log's part of posixtrace_get_counts (s locked): as of the last flush
+ * (what the writer met is made visible when a flush ends). */
+void log_stream_counts(const struct stream *s, uint64_t *flushed, uint64_t *written,
+                       uint64_t *discarded);
 
 /* In the child of fork: frees the log's memory; no thread, no file I/O. */
 void log_stream_forget(struct log_stream *ls);

@@ -222,6 +222,21 @@ int prerecorded_get_status(trace_id_t trid, struct posix_trace_status_info *st)
     return 0;
 }
 
+int prerecorded_counts(trace_id_t trid, uint64_t *written, uint64_t *discarded,
+                       uint64_t *lost)
+{
+    struct open_log *ol = log_acquire(trid);
+    if (ol == NULL)
+        return EINVAL;
+    int have = 0;
+    const struct log_status *ls = log_reader_status(ol->r, &have);
+    *written = have ? ls->events : 0;
+    *discarded = have ? ls->log_lost : 0;
+    *lost = have ? ls->stream_lost : 0;
+    log_release(ol);
+    return 0;
+}
+
 int prerecorded_getnext(trace_id_t trid, struct posix_trace_event_info *ev, void *data,
                         size_t num_bytes, size_t *data_len, int *unavailable)
 {

@@ -14,6 +14,7 @@
 
 #include <trace.h>
 #include <limits.h>
+#include <stdint.h>
 
 #define TRID_LOG_BIT  ((trace_id_t)1 << (sizeof(trace_id_t) * CHAR_BIT - 1))
 
@@ -28,6 +29,10 @@ int prerecorded_get_attr(trace_id_t trid, trace_attr_t *attr);
 int prerecorded_get_status(trace_id_t trid, struct posix_trace_status_info *st);
 int prerecorded_getnext(trace_id_t trid, struct posix_trace_event_info *ev, void *data,
                         size_t num_bytes, size_t *data_len, int *unavailable);
+/* posixtrace_get_counts's: the last status record's figures (all 0 if the
+ * log has none).  0 or EINVAL. */
+int prerecorded_counts(trace_id_t trid, uint64_t *written, uint64_t *discarded,
+                       uint64_t *lost);
 int prerecorded_get_name(trace_id_t trid, trace_event_id_t id, char *name);
 int prerecorded_typelist_next(trace_id_t trid, trace_event_id_t *id, int *unavailable);
 int prerecorded_typelist_rewind(trace_id_t trid);

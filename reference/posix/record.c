@@ -33,6 +33,7 @@ __attribute__((noinline)) static void record_into(struct stream *s, trace_event_
         if (s->autostopped) {
             /* UNTIL_FULL and full: the event is lost (XSH 2.11.1.1). */
             s->overrun = POSIX_TRACE_OVERRUN;
+            s->recorded++;          /* taken in and lost at once */
             s->lost++;
         }
         shm_unlock(&s->lock);

@@ -86,12 +86,12 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     struct stream_slot *sl = NULL;
     unsigned slot = 0;
     for (int i = 0; i < TRACE_SYS_MAX && sl == NULL; i++) {
-        pthread_mutex_lock(&t->slots[i].lock);
+        stream_slot_lock(&t->slots[i]);
         if (t->slots[i].s == NULL) {
             sl = &t->slots[i];                          /* keep it locked */
             slot = (unsigned)i;
         } else {
-            pthread_mutex_unlock(&t->slots[i].lock);
+            stream_slot_unlock(&t->slots[i]);
         }
     }
     pthread_mutex_unlock(&t->lock);
@@ -108,14 +108,14 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     uint64_t cap = ring_capacity(events + reserve);
     size_t head = (sizeof(struct stream) + 63) & ~(size_t)63;
     if (cap > SIZE_MAX - head) {
-        pthread_mutex_unlock(&sl->lock);
+        stream_slot_unlock(sl);
         return ENOMEM;
     }
     /* The traced process, if another, opens the object by its name. */
     int sfd;
     struct stream *s = shm_object_create(head + cap, target ? sl->shm_name : NULL, &sfd);
     if (s == NULL) {
-        pthread_mutex_unlock(&sl->lock);
+        stream_slot_unlock(sl);
         return ENOMEM;
     }
     s->magic = STREAM_MAGIC;
@@ -145,6 +145,7 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     s->ovf = OVF_NONE;
     s->ovf_ts = 0;
     s->lost = 0;
+    s->recorded = s->taken = s->cleared = 0;
     s->typelist_pos = 0;
     memset(&s->filter, 0, sizeof s->filter);            /* S0093: empty */
     s->owner = posixtrace_proc.pid;
@@ -182,12 +183,12 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
         s->state = SLOT_FREE;
         shm_unlock(&s->lock);
         slot_free(sl);
-        pthread_mutex_unlock(&sl->lock);
+        stream_slot_unlock(sl);
         return rc;                                      /* EAGAIN: no room to attach */
     }
     *trid = stream_trid(s);                             /* S0090 */
     shm_unlock(&s->lock);
-    pthread_mutex_unlock(&sl->lock);
+    stream_slot_unlock(sl);
     return 0;
 }
 
@@ -261,6 +262,7 @@ int posix_trace_clear(trace_id_t trid)
         stream_release(s);              /* shut down while a flush ended */
         return EINVAL;
     }
+    stream_counts_clear(s);             /* the ring's events are dropped */
     s->ring.head = s->ring.tail = 0;                    /* S0063, S0064 */
     s->full = POSIX_TRACE_NOT_FULL;                     /* S0065 */
     s->overrun = POSIX_TRACE_NO_OVERRUN;
@@ -302,7 +304,7 @@ int posix_trace_shutdown(trace_id_t trid)
         shm_cond_wait(&s->flush_idle, &s->lock, NULL);
     shm_unlock(&s->lock);
     slot_free(sl);                                      /* S0108-S0110 */
-    pthread_mutex_unlock(&sl->lock);
+    stream_slot_unlock(sl);
     return rc;                          /* the final flush's error (S0120) */
 }
 

@@ -119,6 +119,7 @@ int stream_full_until(struct stream *s)
     static const struct origin none = { 0, 0, 0, -1 };
     int automatic = 1;
     s->overrun = POSIX_TRACE_OVERRUN;
+    s->recorded++;                      /* taken in and lost at once */
     s->lost++;
     stream_write(s, POSIX_TRACE_STOP, &automatic, sizeof automatic, 0, &none);
     s->run = POSIX_TRACE_SUSPENDED;

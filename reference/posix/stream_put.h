@@ -108,6 +108,7 @@ static inline void stream_write_at(struct stream *s, const uint64_t *ts, trace_e
         }
     }
     r->head += size;
+    s->recorded++;                              /* stream_counts.c */
     if (s->waiters)
         shm_cond_broadcast(&s->readable);
 }

@@ -37,17 +37,45 @@ void stream_table_forget_logs_with(void (*forget)(struct log_stream *ls))
     forget_log = forget;
 }
 
+/* A slot is locked through the fork gate, a count of the slots locked: the
+ * fork handler waits for it to fall to 0 under the gate's mutex, and so holds
+ * two locks (the table's and the gate's), not the table's and every slot's
+ * (65: one more than ThreadSanitizer tracks a thread holding, and it aborted
+ * at the first fork; issue 20 item 5).  A mutex and a count, not a rwlock:
+ * the child of fork must let go of what its parent's thread took, and a
+ * mutex can be unlocked there (glibc's rwlock takes the child's thread for
+ * another and deadlocks).  No slot holder takes the table lock. */
+void stream_slot_lock(struct stream_slot *sl)
+{
+    struct stream_table *t = &posixtrace_table;
+    pthread_mutex_lock(&t->gate);
+    t->slots_locked++;
+    pthread_mutex_unlock(&t->gate);
+    pthread_mutex_lock(&sl->lock);
+}
+
+void stream_slot_unlock(struct stream_slot *sl)
+{
+    struct stream_table *t = &posixtrace_table;
+    pthread_mutex_unlock(&sl->lock);
+    pthread_mutex_lock(&t->gate);
+    if (--t->slots_locked == 0)
+        pthread_cond_broadcast(&t->gate_idle);
+    pthread_mutex_unlock(&t->gate);
+}
+
 static void lock_all(void)
 {
-    pthread_mutex_lock(&posixtrace_table.lock);
-    for (int i = 0; i < TRACE_SYS_MAX; i++)
-        pthread_mutex_lock(&posixtrace_table.slots[i].lock);
+    struct stream_table *t = &posixtrace_table;
+    pthread_mutex_lock(&t->lock);
+    pthread_mutex_lock(&t->gate);
+    while (t->slots_locked > 0)                 /* no slot is being changed */
+        pthread_cond_wait(&t->gate_idle, &t->gate);
 }
 
 static void unlock_all(void)
 {
-    for (int i = TRACE_SYS_MAX - 1; i >= 0; i--)
-        pthread_mutex_unlock(&posixtrace_table.slots[i].lock);
+    pthread_mutex_unlock(&posixtrace_table.gate);
     pthread_mutex_unlock(&posixtrace_table.lock);
 }
 
@@ -81,15 +109,16 @@ static void after_fork_in_child(void)
             stream_slot_clear(sl);
         }
     }
-    for (int i = TRACE_SYS_MAX - 1; i >= 0; i--)
-        pthread_mutex_unlock(&t->slots[i].lock);
-    pthread_mutex_unlock(&t->lock);
+    pthread_cond_init(&t->gate_idle, NULL);     /* the parent's waiters are not here */
+    unlock_all();
 }
 
 static void init_table(void)
 {
     struct stream_table *t = &posixtrace_table;
     pthread_mutex_init(&t->lock, NULL);
+    pthread_mutex_init(&t->gate, NULL);
+    pthread_cond_init(&t->gate_idle, NULL);
     for (int i = 0; i < TRACE_SYS_MAX; i++) {
         pthread_mutex_init(&t->slots[i].lock, NULL);
         t->slots[i].gen = 1;
@@ -121,16 +150,16 @@ struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot)
 {
     stream_table_init();
     struct stream_slot *sl = &posixtrace_table.slots[trid & (TRACE_SYS_MAX - 1)];
-    pthread_mutex_lock(&sl->lock);
+    stream_slot_lock(sl);
     struct stream *s = sl->s;
     if (s == NULL || sl->gen != (unsigned long)(trid >> 6)) {
-        pthread_mutex_unlock(&sl->lock);
+        stream_slot_unlock(sl);
         return NULL;
     }
     shm_lock(&s->lock);
     if (s->state != SLOT_ACTIVE) {
         shm_unlock(&s->lock);
-        pthread_mutex_unlock(&sl->lock);
+        stream_slot_unlock(sl);
         return NULL;
     }
     if (stream_acquire_hook != NULL)
@@ -138,7 +167,7 @@ struct stream *stream_acquire_slot(trace_id_t trid, struct stream_slot **slot)
     if (slot != NULL)
         *slot = sl;                     /* kept locked */
     else
-        pthread_mutex_unlock(&sl->lock);
+        stream_slot_unlock(sl);
     return s;
 }
 
@@ -178,10 +207,10 @@ __attribute__((destructor)) static void shutdown_at_exit(void)
         return;                         /* the table was never used */
     for (int i = 0; i < TRACE_SYS_MAX; i++) {
         struct stream_slot *sl = &t->slots[i];
-        pthread_mutex_lock(&sl->lock);
+        stream_slot_lock(sl);
         int active = sl->s != NULL;
         trace_id_t trid = (trace_id_t)(sl->gen << 6) | (trace_id_t)i;
-        pthread_mutex_unlock(&sl->lock);
+        stream_slot_unlock(sl);
         if (active)
             posix_trace_shutdown(trid);
     }

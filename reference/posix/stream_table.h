@@ -23,10 +23,18 @@ struct stream_slot {
 
 struct stream_table {
     pthread_mutex_t    lock;
+    pthread_mutex_t    gate;        /* guards slots_locked (stream_table.c) */
+    pthread_cond_t     gate_idle;   /* slots_locked fell to 0 */
+    unsigned           slots_locked;    /* slot locks held or asked for */
     struct stream_slot slots[TRACE_SYS_MAX];
 };
 
 extern struct stream_table posixtrace_table;
+
+/* Lock and unlock a slot: every slot lock goes through these (the fork
+ * gate, stream_table.c), never pthread_mutex_lock(&sl->lock). */
+void stream_slot_lock(struct stream_slot *sl);
+void stream_slot_unlock(struct stream_slot *sl);
 
 /* Initialises the table once (mutexes, fork and exit handlers). */
 void stream_table_init(void);

@@ -97,6 +97,12 @@ struct stream {
     int             ovf;            /* enum overflow_state */
     uint64_t        ovf_ts;         /* timestamp of the first event lost */
     uint64_t        lost;           /* events lost so far (statistics) */
+    /* The loss accounting (posixtrace_counts.h), read through
+     * stream_counts_of() only: recorded = taken + lost + cleared + in the
+     * ring, at any moment the lock is held. */
+    uint64_t        recorded;       /* events taken in: written, or lost at once */
+    uint64_t        taken;          /* events taken out of the ring (read, flushed) */
+    uint64_t        cleared;        /* events dropped by posix_trace_clear */
     unsigned        typelist_pos;   /* cursor of eventtypelist_getnext_id */
     pid_t           owner;          /* controller process */
     int             inherit;        /* POSIX_TRACE_INHERITED / CLOSE_FOR_CHILD */
@@ -134,6 +140,18 @@ static inline int stream_fits(const struct stream *s, uint32_t len)
     return s->policy == POSIX_TRACE_LOOP ||
            rec_size(len) + s->reserve + ring_used(&s->ring) <= s->ring.cap;
 }
+
+/* A stream's loss accounting (lock held): the one place that knows where the
+ * counts live (stream_counts.c), so that a change of the recording path
+ * changes this function only. */
+struct stream_counts {
+    uint64_t recorded, lost, taken, cleared, in_stream;
+};
+void stream_counts_of(const struct stream *s, struct stream_counts *c);
+
+/* posix_trace_clear's part of the accounting (lock held): the events in the
+ * ring are dropped. */
+void stream_counts_clear(struct stream *s);
 
 static inline uint64_t timespec_to_ns(const struct timespec *t)
 {

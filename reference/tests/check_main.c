@@ -24,6 +24,8 @@
 /* Every suite, each defined by its check_*.c: declared here, where they
  * run, so that no helper header depends on the tests that use it. */
 Suite *suite_attr(void);
+Suite *suite_counts(void);
+Suite *suite_eintr(void);
 Suite *suite_createshutdown(void); /* suite_create is Check's own */
 Suite *suite_startstop(void);
 Suite *suite_event(void);
@@ -66,6 +68,8 @@ static const struct {
     { "kernel_dump", suite_kernel_dump },
     { "threads", suite_threads },
     { "record_stress", suite_record_stress },
+    { "counts", suite_counts },
+    { "eintr", suite_eintr },
     { "filter", suite_filter },
     { "log_faults", suite_log_faults },
     { "log_stream", suite_log_stream },

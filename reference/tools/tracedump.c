@@ -12,7 +12,10 @@
  * standard input, the summary's events by CPU and class with a total line.
  * It streams: the file is read 64 KiB at a time whatever its size; standard
  * input, when it is not a regular file, is first copied to a temporary file
- * (the header is read again once the file's kind is known).
+ * (the header is read again once the file's kind is known).  A named file
+ * that is not a regular file (a FIFO, a socket, a device) is refused at once
+ * (issue 20 item 6): it is opened O_NONBLOCK, so that a FIFO nobody writes to
+ * cannot hang the open, and checked with fstat before anything is read.
  *
  * Exit status: 0 the file was read and is sound; 1 it was read but has
  * integrity errors (KSP-5, KSP-14, KSP-25's cut slot; for a POSIX log, also
@@ -123,6 +126,43 @@ static int stdin_fd(FILE **tmp)
             return -1;
     }
     return fflush(*tmp) == 0 ? fileno(*tmp) : -1;
+}
+
+/* path opened for reading if it is a regular file; else -1 with errno set
+ * (EINVAL for the wrong kind of file, named in *kind).  O_NONBLOCK keeps a
+ * FIFO without a writer from blocking the open; it is cleared again once
+ * the file is known to be regular (it means nothing there anyway). */
+static int open_regular(const char *path, const char **kind)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    *kind = NULL;
+    if (fd < 0) {
+        int e = errno;                  /* a socket cannot be opened (ENXIO) */
+        if (stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+            *kind = "a socket";
+        errno = e;
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *kind = S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" :
+                S_ISCHR(st.st_mode) ? "a character device" :
+                S_ISBLK(st.st_mode) ? "a block device" :
+                S_ISDIR(st.st_mode) ? "a directory" : "not a regular file";
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
 }
 
 /* What the command line asks for. */
@@ -255,7 +295,13 @@ int main(int argc, char **argv)
     const char *path = args.path;
     FILE *tmp = NULL;
     int from_stdin = strcmp(path, "-") == 0;
-    int fd = from_stdin ? stdin_fd(&tmp) : open(path, O_RDONLY);
+    const char *kind = NULL;
+    int fd = from_stdin ? stdin_fd(&tmp) : open_regular(path, &kind);
+    if (fd < 0 && kind != NULL) {
+        fprintf(stderr, "tracedump: %s: %s, not a regular file: cannot be read as a trace "
+                "(copy it to a file, or pipe it to \"tracedump -\")\n", path, kind);
+        return 2;
+    }
     if (fd < 0) {
         fprintf(stderr, "tracedump: %s: %s\n", from_stdin ? "standard input" : path,
                 strerror(errno ? errno : EIO));

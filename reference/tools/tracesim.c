@@ -180,6 +180,12 @@ static int parse(int argc, char **argv, struct opts *o)
     if (o->verify && strcmp(o->out, "-") == 0)
         return die_usage("--verify reads the file back: it needs -o FILE, not -o -%s%s", "",
                          "");
+    /* Issue 20 item 6: --verify must read the output back; a FIFO, socket or
+     * device there would block or give something else: refused at once. */
+    struct stat st;
+    if (o->verify && stat(o->out, &st) == 0 && !S_ISREG(st.st_mode))
+        return die_usage("--verify reads the file back: %s is not a regular file%s", o->out,
+                         "");
     char err[256];
     if (ksim_config_check(&o->cfg, err, sizeof err) != 0)
         return die_usage("%s%s", err, "");
@@ -252,7 +258,7 @@ static void summary(const struct opts *o, const struct ksim_stats *s, double sec
 /* Reads the file back: KSP rules and the accounting.  0 if all is well. */
 static int verify(const struct opts *o, const struct ksim_stats *s)
 {
-    int fd = open(o->out, O_RDONLY);
+    int fd = open(o->out, O_RDONLY | O_NONBLOCK | O_NOCTTY);   /* never blocks */
     struct stat st;
     void *map = MAP_FAILED;
     char err[512];
@@ -261,6 +267,10 @@ static int verify(const struct opts *o, const struct ksim_stats *s)
 
     if (fd < 0 || fstat(fd, &st) != 0) {
         fprintf(stderr, "tracesim: cannot read back %s: %s\n", o->out, strerror(errno));
+        goto out;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "tracesim: cannot read back %s: not a regular file\n", o->out);
         goto out;
     }
     if (st.st_size > 0)
