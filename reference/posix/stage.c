@@ -211,6 +211,7 @@ static void put_staged(struct stream *s, struct rec_hdr *h, const void *data)
     if (s->run != POSIX_TRACE_RUNNING) {
         if (s->autostopped) {
             s->overrun = POSIX_TRACE_OVERRUN;           /* UNTIL_FULL and full */
+            s->recorded++;                              /* taken in and lost at once */
             s->lost++;
         }
         return;                         /* stopped since: not recorded */
@@ -262,8 +263,8 @@ static int drain_run(struct stream *s, struct stage *st, uint64_t tail, uint64_t
         (bytes > r->cap - s->reserve - ring_used(r) ||
          (s->flush_mark && ring_used(r) + bytes >= s->flush_mark)))
         return 0;
-    uint64_t last = s->last_ts;
-    for (uint64_t t = tail; t < end;) {
+    uint64_t last = s->last_ts, records = 0;
+    for (uint64_t t = tail; t < end; records++) {
         uint64_t ts;
         uint32_t id, len;
         memcpy(&ts, st->buf + (t & (STAGE_BYTES - 1)), sizeof ts);
@@ -285,6 +286,7 @@ static int drain_run(struct stream *s, struct stage *st, uint64_t tail, uint64_t
         ring_copy_in(r, r->head + first, st->buf, bytes - first);
     }
     r->head += bytes;
+    s->recorded += records;             /* as stream_write counts each (stream_counts.c) */
     s->last_ts = last;
     if (s->waiters)
         shm_cond_broadcast(&s->readable);
