@@ -145,8 +145,12 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
                          0)) {
         if (c->none_in == s && --c->retry > 0)
             return 0;
-        /* The clock and the origins are the stream's shared state there. */
-        if (s->sim || s->simorigin || !claim(c, s)) {
+        /* The clock and the origins are the stream's shared state there.
+         * A FLUSH stream stops and restarts around each flush it waits
+         * for: an event staged while it was stopped would be put in after
+         * the restart, behind newer events (the sigkill suite saw time go
+         * back in its logs), so it records under the lock. */
+        if (s->sim || s->simorigin || s->policy == POSIX_TRACE_FLUSH || !claim(c, s)) {
             c->none_in = s;             /* the lock for a while: claim() is dear */
             c->retry = 1024;
             return 0;
@@ -293,11 +297,27 @@ static int drain_run(struct stream *s, struct stage *st, uint64_t tail, uint64_t
     return 1;
 }
 
+/* Set while this thread drains: putting a staged event into a FLUSH stream
+ * may flush (stream_flush_make_room), and the flush drains the staging
+ * again (log_flusher.c) -- from the tail not yet stored past the event being
+ * put, which it would put a second time, out of order.  The lock is held by
+ * this thread, so a flag of the thread's own suffices. */
+static _Thread_local int draining;
+
+static void drain_all(struct stream *s, uint32_t used);
+
 void stage_drain(struct stream *s)
 {
     uint32_t used = atomic_load_explicit(&s->stages_used, memory_order_acquire);
-    if (used == 0)
+    if (used == 0 || draining)
         return;
+    draining = 1;
+    drain_all(s, used);
+    draining = 0;
+}
+
+static void drain_all(struct stream *s, uint32_t used)
+{
     for (;;) {
         struct stage *best = NULL;
         uint64_t best_ts = 0, best_tail = 0, best_head = 0;
