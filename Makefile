@@ -108,7 +108,12 @@ include $(sort $(wildcard mk/*.mk))
 
 .PHONY: all lib tools
 all: lib tools
-lib: $(LIB_A) $(LIB_SO) $(PC_FILE)
+# ./configure --disable-static / --disable-shared: that library is neither
+# built by 'make' nor installed (the unit tests, the conformance run against
+# the reference and the other test programs still build libposixtrace.a, which
+# they link).  Config files older than these options build both.
+BUILT_LIBS = $(if $(filter no,$(ENABLE_STATIC)),,$(LIB_A)) $(if $(filter no,$(ENABLE_SHARED)),,$(LIB_SO))
+lib: $(BUILT_LIBS) $(PC_FILE)
 tools: $(TOOLS)
 
 # Every object is rebuilt when the configuration or this file changes.
@@ -142,9 +147,18 @@ build/lib/$(LIB_SONAME): build/lib/$(LIB_SO_REAL)
 $(LIB_SO): build/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $@
 
-$(TOOLS): build/bin/%: build/obj/reference/tools/%.o $(LIB_A)
+# The tools link the static library; without it (--disable-static), the
+# shared one, found beside them in build/ and in libdir once installed.
+ifeq ($(ENABLE_STATIC),no)
+TOOL_LIB_DEP = $(LIB_SO)
+TOOL_LIBS = -Lbuild/lib -Wl,-rpath,'$$ORIGIN/../lib:$(libdir)' -lposixtrace
+else
+TOOL_LIB_DEP = $(LIB_A)
+TOOL_LIBS = $(LIB_A)
+endif
+$(TOOLS): build/bin/%: build/obj/reference/tools/%.o $(TOOL_LIB_DEP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) -pthread
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIBS) -pthread
 
 $(BENCHES): build/bench/%: build/obj/reference/bench/%.o $(LIB_A)
 	@mkdir -p $(@D)
@@ -280,32 +294,7 @@ else
 	@for b in $(BENCHES); do echo "== $$b"; $(TEST_WRAPPER) ./$$b || exit 1; done
 endif
 
-# ---- install -----------------------------------------------------------------
-
-.PHONY: install uninstall
-install: all
-	install -d $(DESTDIR)$(libdir)/pkgconfig $(DESTDIR)$(includedir)
-	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
-	install -m 755 build/lib/$(LIB_SO_REAL) $(DESTDIR)$(libdir)/
-	ln -sf $(LIB_SO_REAL) $(DESTDIR)$(libdir)/$(LIB_SONAME)
-	ln -sf $(LIB_SONAME) $(DESTDIR)$(libdir)/libposixtrace.so
-	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(includedir)/
-	install -d $(DESTDIR)$(SYSTYPES_DIR)
-	install -m 644 include/sys/types.h $(DESTDIR)$(SYSTYPES_DIR)/
-	install -m 644 $(PC_FILE) $(DESTDIR)$(libdir)/pkgconfig/
-ifneq ($(TOOLS),)
-	install -d $(DESTDIR)$(bindir)
-	install -m 755 $(TOOLS) $(DESTDIR)$(bindir)/
-endif
-
-uninstall:
-	rm -f $(DESTDIR)$(libdir)/libposixtrace.a $(DESTDIR)$(libdir)/libposixtrace.so \
-	      $(DESTDIR)$(libdir)/$(LIB_SONAME) $(DESTDIR)$(libdir)/$(LIB_SO_REAL) \
-	      $(DESTDIR)$(libdir)/pkgconfig/posixtrace.pc \
-	      $(addprefix $(DESTDIR)$(includedir)/,$(notdir $(INSTALL_HEADERS))) \
-	      $(DESTDIR)$(SYSTYPES_DIR)/types.h \
-	      $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(TOOLS)))
-	-rmdir $(DESTDIR)$(SYSTYPES_DIR) $(DESTDIR)$(includedir)/posixtrace 2>/dev/null
+# ---- install: mk/install.mk ----------------------------------------------------
 
 # ---- housekeeping ------------------------------------------------------------
 
