@@ -14,9 +14,11 @@
 
 .PHONY: install install-lib install-tools install-man install-doc install-suite uninstall
 
-# The man pages: one a command, posixtrace(7), and a page a header of
-# section 3 with a link page (.so) for each function it declares.
-MAN_PAGES = $(wildcard man/*.[1-8])
+# The man pages, man/manN/*.N as installed under MANDIR/manN: one a command,
+# posixtrace(7), and a page a header of section 3 with a link (a symbolic
+# link in the tree, installed as one) for each function it declares
+# (harness/tests/test_man_pages.py checks them).
+MAN_PAGES = $(sort $(wildcard man/man[1-8]/*.[1-8]))
 
 # The conformance suite as installed: what the runner and the build of the
 # tests read (harness/installed/README.md lists it and says why), under
@@ -65,8 +67,9 @@ endif
 
 install-man:
 	@for p in $(MAN_PAGES); do \
-	   s=$${p##*.}; d=$(DESTDIR)$(mandir)/man$$s; \
-	   install -d $$d && install -m 644 $$p $$d/ || exit 1; \
+	   d=$(DESTDIR)$(mandir)/$${p#man/}; install -d "$${d%/*}" || exit 1; \
+	   if [ -L "$$p" ]; then ln -sf "$$(readlink "$$p")" "$$d"; \
+	   else install -m 644 "$$p" "$$d"; fi || exit 1; \
 	 done; echo "installed $(words $(MAN_PAGES)) man pages under $(DESTDIR)$(mandir)"
 
 install-doc:
@@ -97,7 +100,7 @@ uninstall:
 	      $(addprefix $(DESTDIR)$(includedir)/,$(notdir $(INSTALL_HEADERS))) \
 	      $(DESTDIR)$(SYSTYPES_DIR)/types.h \
 	      $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(TOOLS)) posixtrace-conformance) \
-	      $(foreach p,$(MAN_PAGES),$(DESTDIR)$(mandir)/man$(subst .,,$(suffix $(p)))/$(notdir $(p))) \
+	      $(patsubst man/%,$(DESTDIR)$(mandir)/%,$(MAN_PAGES)) \
 	      $(addprefix $(DESTDIR)$(docdir)/,README.md LICENSE CHOICES.md)
 	rm -rf $(DESTDIR)$(SUITE_DIR)
 	-rmdir $(DESTDIR)$(SYSTYPES_DIR) $(DESTDIR)$(includedir)/posixtrace $(DESTDIR)$(docdir) \
