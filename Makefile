@@ -319,6 +319,10 @@ DEPS_PACKAGES += chromium libxml2-utils
 # tracedump's exports (issue 17; harness/tests/test_export_*.py): babeltrace2 reads
 # the CTF, rsvg-convert renders the timeline SVG.
 DEPS_PACKAGES += babeltrace2 librsvg2-bin
+# The man pages' test (maint/tests/test_man_pages.py): groff and mandoc lint
+# them.  The Debian packages (mk/deb.mk): make deb builds them with debhelper,
+# lintian checks them, make check-deb installs them into a debootstrap root.
+DEPS_PACKAGES += groff-base mandoc debhelper lintian debootstrap fakeroot dpkg-dev
 SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
 deps:
 	@command -v dpkg-query >/dev/null && command -v apt-get >/dev/null || { \
@@ -338,22 +342,7 @@ deps:
 	 fi
 	@$(MAKE) --no-print-directory deps-cross
 
+# The targets with what they do (mk/help.tsv), and any target not described
+# there (maint/tests/test_make_help.py fails on one).
 help:
-	@echo "Targets (run ./configure first; './configure --help' lists its options):"
-	@echo "  make deps            install the Debian packages of the tools (apt-get, as root)"
-	@echo "  make                 build build/lib/libposixtrace.{a,so} and build/bin/* tools"
-	@echo "  make check           build and run the Check unit tests (build/tests/check_reference)"
-	@echo "                       and the CHECK_EXTRA hooks$(if $(CHECK_EXTRA), ($(strip $(CHECK_EXTRA))))"
-	@echo "  make check-unit      the unit tests only"
-	@echo "  make check-valgrind  the unit tests under valgrind (CK_FORK=no)"
-	@echo "  make coverage        line and branch coverage of reference/ into reports/coverage/"
-	@echo "                       (needs ./configure --enable-coverage)"
-	@echo "  make bench           build and run reference/bench/* (build/bench/)"
-	@echo "  make check-cross ARCH=armhf|s390x"
-	@echo "                       cross-built in build-ARCH/, run under qemu-user (reports/ARCH/)"
-	@echo "  make install         install the libraries, headers, posixtrace.pc and tools"
-	@echo "                       (DESTDIR=..., PREFIX=... honoured)"
-	@echo "  make uninstall       remove what install installed"
-	@echo "  make clean           remove build/ and generated reports"
-	@echo "  make distclean       clean, and remove config.mk and config.log"
-	@echo "  make help            this list"
+	@sh maint/make_help.sh

@@ -79,7 +79,7 @@ install-doc:
 # The suite's files keep their modes' meaning: scripts stay executable.
 install-suite:
 	@$(SUITE_FIND) | sort | while read -r f; do \
-	   m=644; [ -x "$$f" ] && m=755; \
+	   m=644; { [ -x "$$f" ] || [ "$$(head -c2 "$$f")" = "#!" ]; } && m=755; \
 	   install -D -m $$m "$$f" "$(DESTDIR)$(SUITE_DIR)/$$f" || exit 1; \
 	 done
 	sed -e 's|@VERSION@|$(VERSION)|g' harness/installed/suite.mk > $(DESTDIR)$(SUITE_DIR)/Makefile
@@ -105,3 +105,12 @@ uninstall:
 	rm -rf $(DESTDIR)$(SUITE_DIR)
 	-rmdir $(DESTDIR)$(SYSTYPES_DIR) $(DESTDIR)$(includedir)/posixtrace $(DESTDIR)$(docdir) \
 	       $(DESTDIR)$(datadir)/posixtrace 2>/dev/null
+
+# The install's own tests (maint/install_tests/, a minute or two: a CI step,
+# not part of 'make check'): make install into a DESTDIR and the installed
+# posixtrace-conformance run there against the installed reference; ldconfig
+# as root without DESTDIR only; configure's GNU directories; what
+# --disable-static and --disable-shared leave out.
+.PHONY: check-install
+check-install: all
+	$(PYTHON) -m pytest -q maint/install_tests
