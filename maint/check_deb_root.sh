@@ -48,7 +48,7 @@ run)
     mount -t proc proc "$root/proc"; mounted="$root/proc"
     mount -t tmpfs -o mode=1777 shm "$root/dev/shm"; mounted="$mounted $root/dev/shm"
     echo "dpkg -i $(cd "$root/tmp/debs" && echo *.deb)"
-    chroot "$root" dpkg -i /tmp/debs/*.deb > "$root/tmp/dpkg.log" 2>&1 || {
+    chroot "$root" sh -c 'dpkg -i /tmp/debs/*.deb' > "$root/tmp/dpkg.log" 2>&1 || {
         cat "$root/tmp/dpkg.log"; echo "check-deb: the packages do not install"; exit 1; }
     chroot "$root" dpkg-query -W -f='  ${Package} ${Version} ${Status}\n' \
         libposixtrace0 libposixtrace-dev posixtrace-tools posixtrace-conformance
