@@ -72,6 +72,13 @@ def test_destdir_install_and_the_installed_suite_conforms(tmp_path):
     for f in ("conformance.json", "junit.xml", "index.html", "summary.txt"):
         assert (elsewhere / "out" / f).is_file(), f
     assert files_under(dest) == before, "the run wrote into the install tree"
+    # The same install as a vendor's would be given (--with-trace=DIR, as
+    # ./configure --with-trace): the tests of a few rules, into the current folder.
+    r = subprocess.run([str(usr / "bin" / "posixtrace-conformance"), "--with-trace=%s" % usr,
+                        "--", "--no-progress", "--rule", "create.*"], cwd=str(elsewhere),
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert r.returncode == 0 and "\nCONFORMS" in r.stdout, r.stdout[-3000:]
+    assert (elsewhere / "conformance.json").is_file()
 
 
 def test_the_suite_refuses_to_write_into_the_install_tree(tmp_path):
