@@ -2,8 +2,10 @@
 # mk/deb.mk -- the Debian packages (debian/, debhelper compat 13):
 #
 #   make deb         libposixtrace0, libposixtrace-dev, posixtrace-tools and
-#                    posixtrace-conformance, built by dpkg-buildpackage from a
-#                    copy of the tree in build/deb/src/ (the .deb files land in
+#                    posixtrace-conformance (no -dbgsym packages: not needed
+#                    here, and they double lintian's work), built by
+#                    dpkg-buildpackage from a copy of the tree in
+#                    build/deb/src/ (the .deb files land in
 #                    build/deb/), then lintian on them: fails on any lintian
 #                    error (warnings are printed; build/deb/lintian.txt)
 #   make check-deb   (as root) make deb; a clean Debian 12 root made by
@@ -44,7 +46,7 @@ deb:
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_SRC)
 	tar -cf - --exclude=./build --exclude='./build-*' --exclude=./reports --exclude=./.git \
 	    --exclude=./config.mk --exclude=./config.log . | tar -xf - -C $(DEB_SRC)
-	cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc -rfakeroot -j$(NPROC) > ../../build.log 2>&1 || { \
+	cd $(DEB_SRC) && DEB_BUILD_OPTIONS="noautodbgsym $(DEB_BUILD_OPTIONS)" dpkg-buildpackage -b -us -uc -rfakeroot -j$(NPROC) > ../../build.log 2>&1 || { \
 	   tail -40 ../../build.log; echo "deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)"; exit 1; }
 	mv $(DEB_DIR)/src/*.deb $(DEB_DIR)/src/*.changes $(DEB_DIR)/src/*.buildinfo $(DEB_DIR)/
 	@ls -l $(DEB_DIR)/*.deb
