@@ -109,7 +109,12 @@ include $(sort $(wildcard mk/*.mk))
 
 .PHONY: all lib tools
 all: lib tools
-lib: $(LIB_A) $(LIB_SO) $(PC_FILE)
+# ./configure --disable-static / --disable-shared: that library is neither
+# built by 'make' nor installed (the unit tests, the conformance run against
+# the reference and the other test programs still build libposixtrace.a, which
+# they link).  Config files older than these options build both.
+BUILT_LIBS = $(if $(filter no,$(ENABLE_STATIC)),,$(LIB_A)) $(if $(filter no,$(ENABLE_SHARED)),,$(LIB_SO))
+lib: $(BUILT_LIBS) $(PC_FILE)
 tools: $(TOOLS)
 
 # Every object is rebuilt when the configuration or this file changes.
@@ -143,9 +148,18 @@ build/lib/$(LIB_SONAME): build/lib/$(LIB_SO_REAL)
 $(LIB_SO): build/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $@
 
-$(TOOLS): build/bin/%: build/obj/reference/tools/%.o $(LIB_A)
+# The tools link the static library; without it (--disable-static), the
+# shared one, found beside them in build/ and in libdir once installed.
+ifeq ($(ENABLE_STATIC),no)
+TOOL_LIB_DEP = $(LIB_SO)
+TOOL_LIBS = -Lbuild/lib -Wl,-rpath,'$$ORIGIN/../lib:$(libdir)' -lposixtrace
+else
+TOOL_LIB_DEP = $(LIB_A)
+TOOL_LIBS = $(LIB_A)
+endif
+$(TOOLS): build/bin/%: build/obj/reference/tools/%.o $(TOOL_LIB_DEP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) -pthread
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIBS) -pthread
 
 $(BENCHES): build/bench/%: build/obj/reference/bench/%.o $(LIB_A)
 	@mkdir -p $(@D)
@@ -281,32 +295,7 @@ else
 	@for b in $(BENCHES); do echo "== $$b"; $(TEST_WRAPPER) ./$$b || exit 1; done
 endif
 
-# ---- install -----------------------------------------------------------------
-
-.PHONY: install uninstall
-install: all
-	install -d $(DESTDIR)$(libdir)/pkgconfig $(DESTDIR)$(includedir)
-	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
-	install -m 755 build/lib/$(LIB_SO_REAL) $(DESTDIR)$(libdir)/
-	ln -sf $(LIB_SO_REAL) $(DESTDIR)$(libdir)/$(LIB_SONAME)
-	ln -sf $(LIB_SONAME) $(DESTDIR)$(libdir)/libposixtrace.so
-	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(includedir)/
-	install -d $(DESTDIR)$(SYSTYPES_DIR)
-	install -m 644 include/sys/types.h $(DESTDIR)$(SYSTYPES_DIR)/
-	install -m 644 $(PC_FILE) $(DESTDIR)$(libdir)/pkgconfig/
-ifneq ($(TOOLS),)
-	install -d $(DESTDIR)$(bindir)
-	install -m 755 $(TOOLS) $(DESTDIR)$(bindir)/
-endif
-
-uninstall:
-	rm -f $(DESTDIR)$(libdir)/libposixtrace.a $(DESTDIR)$(libdir)/libposixtrace.so \
-	      $(DESTDIR)$(libdir)/$(LIB_SONAME) $(DESTDIR)$(libdir)/$(LIB_SO_REAL) \
-	      $(DESTDIR)$(libdir)/pkgconfig/posixtrace.pc \
-	      $(addprefix $(DESTDIR)$(includedir)/,$(notdir $(INSTALL_HEADERS))) \
-	      $(DESTDIR)$(SYSTYPES_DIR)/types.h \
-	      $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(TOOLS)))
-	-rmdir $(DESTDIR)$(SYSTYPES_DIR) $(DESTDIR)$(includedir)/posixtrace 2>/dev/null
+# ---- install: mk/install.mk ----------------------------------------------------
 
 # ---- housekeeping ------------------------------------------------------------
 
@@ -331,6 +320,10 @@ DEPS_PACKAGES += chromium libxml2-utils
 # tracedump's exports (issue 17; harness/tests/test_export_*.py): babeltrace2 reads
 # the CTF, rsvg-convert renders the timeline SVG.
 DEPS_PACKAGES += babeltrace2 librsvg2-bin
+# The man pages' test (maint/tests/test_man_pages.py): groff and mandoc lint
+# them.  The Debian packages (mk/deb.mk): make deb builds them with debhelper,
+# lintian checks them, make check-deb installs them into a debootstrap root.
+DEPS_PACKAGES += groff-base mandoc debhelper lintian debootstrap fakeroot dpkg-dev
 SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
 deps:
 	@command -v dpkg-query >/dev/null && command -v apt-get >/dev/null || { \
@@ -350,26 +343,7 @@ deps:
 	 fi
 	@$(MAKE) --no-print-directory deps-cross
 
+# The targets with what they do (mk/help.tsv), and any target not described
+# there (maint/tests/test_make_help.py fails on one).
 help:
-	@echo "Targets (run ./configure first; './configure --help' lists its options):"
-	@echo "  make deps            install the Debian packages of the tools (apt-get, as root)"
-	@echo "  make                 build build/lib/libposixtrace.{a,so} and build/bin/* tools"
-	@echo "  make check           build and run the Check unit tests (build/tests/check_reference)"
-	@echo "                       and the CHECK_EXTRA hooks$(if $(CHECK_EXTRA), ($(strip $(CHECK_EXTRA))))"
-	@echo "  make check-unit      the unit tests only"
-	@echo "  make check-valgrind  the unit tests under valgrind (CK_FORK=no)"
-	@echo "  make coverage        line and branch coverage of reference/ into reports/coverage/"
-	@echo "                       (needs ./configure --enable-coverage)"
-	@echo "  make bench           build and run reference/bench/* (build/bench/)"
-	@echo "  make check-tsan      the threaded unit suites and the conformance run under"
-	@echo "                       ThreadSanitizer, built in build-tsan/ (reports/tsan/)"
-	@echo "  make check-faults    the fault loop: every write, ftruncate, mmap, malloc, shm_open"
-	@echo "                       call of a logging scenario failed in turn (build/harness/fault_loop)"
-	@echo "  make check-cross ARCH=armhf|s390x"
-	@echo "                       cross-built in build-ARCH/, run under qemu-user (reports/ARCH/)"
-	@echo "  make install         install the libraries, headers, posixtrace.pc and tools"
-	@echo "                       (DESTDIR=..., PREFIX=... honoured)"
-	@echo "  make uninstall       remove what install installed"
-	@echo "  make clean           remove build/ and generated reports"
-	@echo "  make distclean       clean, and remove config.mk and config.log"
-	@echo "  make help            this list"
+	@sh maint/make_help.sh
