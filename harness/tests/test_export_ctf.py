@@ -182,6 +182,7 @@ def record(name, n):
         f.write("\n".join(FIGURES) + "\n")
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 @pytest.mark.parametrize("log", ec.GOLDEN_LOGS, ids=os.path.basename)
 def test_golden_log_reads_the_same_in_babeltrace2(log, tmp_path):
     got = babeltrace(export(log, tmp_path))
