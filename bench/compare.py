@@ -177,7 +177,7 @@ def measure(args, ref, lt, work):
         def lt_log(i=i):
             out = os.path.join(work, "log%d" % i)
             lt.session("log%d" % i, out)
-            figure([args.lttng_bin, "record", fe], env)
+            figure([args.lttng_bin, "burst", fe], env)
             lt("stop", "log%d" % i)
             lt("destroy", "log%d" % i)
             events, discarded, secs = babeltrace_events(out)

@@ -10,6 +10,8 @@
  *                              session is the driver's doing, so the same
  *                              program gives the three cases
  *   bench_lttng threads T N    T threads, N events in all: events/s in all
+ *   bench_lttng burst N        exactly N events at full speed, nothing more
+ *                              (the log cases count what reached the trace)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -65,6 +67,13 @@ int main(int argc, char **argv)
         printf("record %.2f ns\n", ns_per_event(atol(argv[2])));
         return 0;
     }
+    if (argc >= 3 && strcmp(argv[1], "burst") == 0) {
+        long n = atol(argv[2]);
+        double t0 = now_s();
+        record_n(n);
+        printf("burst %.2f ns\n", (now_s() - t0) * 1e9 / (double)n);
+        return 0;
+    }
     if (argc >= 4 && strcmp(argv[1], "threads") == 0) {
         int threads = atoi(argv[2]);
         pthread_t th[64];
@@ -85,6 +94,6 @@ int main(int argc, char **argv)
         printf("threads%d %.0f events/s %.2f ns\n", threads, rate, 1e9 / rate);
         return 0;
     }
-    fprintf(stderr, "usage: bench_lttng record N | threads T N\n");
+    fprintf(stderr, "usage: bench_lttng record N | threads T N | burst N\n");
     return 2;
 }

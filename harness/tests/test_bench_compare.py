@@ -70,7 +70,8 @@ def test_bench_json_has_every_row_of_the_table(tiny_run):
                   "reference_ns_per_event", "lttng_ns_per_event"):
             assert t[k] > 0, (k, t)
     assert doc["setup"]["runs"] == 1 and doc["setup"]["events"] == 20000
-    assert 0 < doc["medians"]["log-kept"]["reference"] <= 1
+    for tracer in ("reference", "lttng"):                  # a share of the events fired
+        assert 0 < doc["medians"]["log-kept"][tracer] <= 1, tracer
     assert "2 threads on 2 cores" in doc["table"]
 
 
