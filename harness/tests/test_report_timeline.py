@@ -28,11 +28,9 @@ CHROMIUM = headless_chromium.find()
 VECTOR = "ksp.sim.small"
 
 # The slow tier ('make check-full'; conftest.py): runs kvecrun and headless Chromium.
-pytestmark = pytest.mark.slow
-
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not (os.access(KVECRUN, os.X_OK) and os.access(TRACEDUMP, os.X_OK)),
-    reason="build/harness/kvecrun and build/bin/tracedump are not built ('make kvecrun')")
+    reason="build/harness/kvecrun and build/bin/tracedump are not built ('make kvecrun')")]
 
 
 @pytest.fixture(scope="module")
