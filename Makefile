@@ -8,8 +8,10 @@
 # reference/bench/*.c is a benchmark.  Everything built goes under build/.
 #
 # Hooks for other parts of the project: fragments mk/*.mk are included below
-# (before the rules); one may add targets to CHECK_EXTRA (run by 'make check')
-# and COVERAGE_EXTRA (run by 'make coverage' while counting), e.g.
+# (before the rules); one may add targets to CHECK_EXTRA (run by 'make check'
+# and 'make check-full'), CHECK_FULL_EXTRA (the slow tier: run by 'make
+# check-full' only) and COVERAGE_EXTRA (run by 'make coverage' while
+# counting), e.g.
 #     CHECK_EXTRA += conformance
 #     COVERAGE_EXTRA += conformance
 
@@ -101,6 +103,7 @@ TRACE_DEPS = $(if $(filter reference,$(IMPL)),$(LIB_A))
 
 # Hooks (see the top of this file).
 CHECK_EXTRA ?=
+CHECK_FULL_EXTRA ?=
 COVERAGE_EXTRA ?=
 
 include $(sort $(wildcard mk/*.mk))
@@ -189,18 +192,26 @@ FORCE:
 
 # ---- tests -------------------------------------------------------------------
 
-.PHONY: check check-all check-unit check-valgrind require-check
+.PHONY: check check-all check-full check-full-all check-unit check-valgrind require-check
 
-# The harness hooks its conformance run in through CHECK_EXTRA.  'make check'
-# runs those parts side by side, CHECK_JOBS at a time (one a processor), each
-# line of their output whole (-Oline); 'make check-all' runs them as make is
-# told (one at a time without -j).
+# Two tiers (README.md, "Make targets").  'make check' is the fast one, run
+# after each change (under 30 s on 2 cores): the unit tests and CHECK_EXTRA
+# (the conformance gate with its vectors, the golden logs, the KSP vectors,
+# the layering, the fast pytest tests).  'make check-full' runs everything:
+# that and CHECK_FULL_EXTRA (the slow pytest tests, the odd vendor's run);
+# CI and a newcomer run it.  Each runs its parts side by side, CHECK_JOBS at a
+# time (one a processor), each line of their output whole (-Oline);
+# 'make check-all' and 'make check-full-all' run them as make is told (one at
+# a time without -j).
 # The processors, asked once: the default of every *_JOBS below.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 CHECK_JOBS ?= $(NPROC)
 check:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Oline check-all
 check-all: check-unit $(CHECK_EXTRA)
+check-full:
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Oline check-full-all
+check-full-all: check-all $(CHECK_FULL_EXTRA)
 
 require-check:
 ifneq ($(HAVE_CHECK),yes)
@@ -311,7 +322,8 @@ distclean: clean
 # Installs, with apt-get, the Debian packages of the toolchain and the test
 # tools that are not installed yet, then the cross compilers, qemu-user and
 # the targets' Check (deps-cross, mk/cross.mk).  Works before ./configure.
-DEPS_PACKAGES = build-essential pkg-config check lcov valgrind python3 python3-pytest clang \
+DEPS_PACKAGES = build-essential pkg-config check lcov valgrind python3 python3-pytest \
+                python3-pytest-xdist clang \
                 python3-junitparser libxml2-utils \
                 libclang-rt-14-dev
 # The report page's test (harness/tests/test_report_page.py): headless Chromium

@@ -165,12 +165,21 @@ $(PROFILE): harness/profile/profile.c $(TRACE_DEPS) config.mk $(HARNESS_MK) harn
 CHECK_EXTRA    += check-conformance check-pytest
 COVERAGE_EXTRA += check-conformance
 
-# The Python tooling and the harness end to end.  The mutant proof takes
-# minutes: 'make check-mutants' runs it (CI does; harness/mutants/proof.py).
-.PHONY: check-pytest check-mutants
+# The Python tooling and the harness end to end, in two tiers: 'make check'
+# runs the fast tests (pytest -m "not slow"), 'make check-full' the slow ones
+# too (check-pytest-slow: the tests marked slow, harness/tests/conftest.py).
+# Each in PYTEST_JOBS workers of pytest-xdist (Debian's python3-pytest-xdist;
+# without it, one process).  The mutant proof takes minutes: 'make
+# check-mutants' runs it (CI does; harness/mutants/proof.py).
+.PHONY: check-pytest check-pytest-slow check-mutants
+PYTEST_JOBS ?= auto
+PYTEST_PARALLEL = $$($(PYTHON) -c 'import xdist' 2>/dev/null && echo '-n $(PYTEST_JOBS)')
 # After the conformance run: some tests read the report it leaves in reports/.
 check-pytest: all conformance-build | check-conformance
-	$(PYTHON) -m pytest -q harness/tests
+	$(PYTHON) -m pytest -q $(PYTEST_PARALLEL) -m "not slow" harness/tests
+check-pytest-slow: all conformance-build | check-conformance
+	$(PYTHON) -m pytest -q $(PYTEST_PARALLEL) -m slow harness/tests
+CHECK_FULL_EXTRA += check-pytest-slow
 
 check-mutants: conformance-build
 	$(PYTHON) harness/mutants/proof.py

@@ -11,7 +11,8 @@
 #
 #   make check-odd-vendor     build, run into build/odd-vendor/reports, check
 #
-# Part of 'make check' (CHECK_EXTRA).  For variants of the fixture
+# Part of 'make check-full' (CHECK_FULL_EXTRA: a minute from a clean tree).
+# For variants of the fixture
 # (harness/tests/test_odd_vendor.py), all on the command line:
 #   ODD_BUILD=DIR            where the adapter is built [build/odd-vendor]
 #   ODD_RUN=DIR              the configured tree and the reports [ODD_BUILD]
@@ -105,4 +106,4 @@ check-odd-vendor: odd-vendor-build
 	$(PYTHON) $(ODD_DIR)/check_report.py $(ODD_REPORTS)/conformance.json \
 	    conformance/reference_gaps.tsv $(ODD_EXPECTED)
 
-CHECK_EXTRA += check-odd-vendor
+CHECK_FULL_EXTRA += check-odd-vendor

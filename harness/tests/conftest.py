@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Shared fixtures of the harness's own tests (run: /usr/bin/python3 -m pytest harness/tests)."""
 
+import fcntl
 import glob
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -132,6 +134,51 @@ def load(env):
         return json.load(f)
 
 
+# ---- tiers -------------------------------------------------------------------
+# 'make check' runs the fast tier, pytest -m "not slow"; 'make check-full' runs
+# every test (README.md, "Make targets").  A test is slow when it builds or runs
+# the suite in a tree of its own: it carries @pytest.mark.slow (or its module's
+# pytestmark), and every test that needs the reference built as a vendor (the
+# fixtures of SLOW_FIXTURES, ~20 s to build) is marked here.
+SLOW_FIXTURES = {"reference_as_vendor", "vecrun", "vecrun_vendor"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: builds or runs the suite in a tree of its own (seconds to minutes): "
+        "'make check-full' runs it, 'make check' does not")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
+def built_once(tmp_path_factory, name, make):
+    """make(folder) for a session fixture, once per run of pytest even when
+    pytest-xdist runs it in several workers (make check-pytest: -n): the first
+    worker builds in a folder they share, under a lock, and keeps the result
+    (pickled); the others wait for it and load it.  A build that fails is
+    tried again by the next worker that needs it."""
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker's basetemp is a folder of the run's own.
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = root / name
+    result = root / (name + ".pickle")
+    with open(str(root / (name + ".lock")), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if result.exists():
+            with open(str(result), "rb") as f:
+                return pickle.load(f)
+        shutil.rmtree(str(folder), ignore_errors=True)      # a failed worker's half build
+        folder.mkdir()
+        value = make(str(folder))
+        with open(str(result), "wb") as f:
+            pickle.dump(value, f)
+        return value
+
+
 @pytest.fixture(scope="session")
 def reference_as_vendor(tmp_path_factory):
     """The unmodified reference built as a vendor's implementation
@@ -144,11 +191,13 @@ def reference_as_vendor(tmp_path_factory):
     import build as mb
     if not shutil.which(mb.CC):
         pytest.skip("no C compiler")
-    wd = str(tmp_path_factory.mktemp("reference as vendor"))
-    impl = mb.Implementation(REPO, os.path.join(wd, "impl"))
-    impl.build()
-    progs = mb.TestPrograms(REPO, impl.include, os.path.join(wd, "progobj"))
-    return {"impl": impl, "progs": progs}
+
+    def make(wd):
+        impl = mb.Implementation(REPO, os.path.join(wd, "impl"))
+        impl.build()
+        progs = mb.TestPrograms(REPO, impl.include, os.path.join(wd, "progobj"))
+        return {"impl": impl, "progs": progs}
+    return built_once(tmp_path_factory, "reference as vendor", make)
 
 
 def build_vecrun(out, lib, include, exact):
@@ -168,13 +217,13 @@ def build_vecrun(out, lib, include, exact):
 def vecrun(reference_as_vendor, tmp_path_factory):
     """vecrun against the reference (its library of reference_as_vendor), exact checks on."""
     impl = reference_as_vendor["impl"]
-    return build_vecrun(str(tmp_path_factory.mktemp("exact") / "vecrun"), impl.lib,
-                        impl.include, exact=True)
+    return built_once(tmp_path_factory, "exact", lambda d: build_vecrun(
+        os.path.join(d, "vecrun"), impl.lib, impl.include, exact=True))
 
 
 @pytest.fixture(scope="session")
 def vecrun_vendor(reference_as_vendor, tmp_path_factory):
     """vecrun built as for another implementation: exact checks off."""
     impl = reference_as_vendor["impl"]
-    return build_vecrun(str(tmp_path_factory.mktemp("vendor") / "vecrun"), impl.lib,
-                        impl.include, exact=False)
+    return built_once(tmp_path_factory, "vendor", lambda d: build_vecrun(
+        os.path.join(d, "vecrun"), impl.lib, impl.include, exact=False))

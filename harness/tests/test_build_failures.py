@@ -43,6 +43,9 @@ from conftest import HARNESS, PYTHON, REPO
 sys.path.insert(0, os.path.join(HARNESS, "mutants"))
 import build as mb          # noqa: E402
 from unbuilt import build_results        # noqa: E402
+
+# The slow tier ('make check-full'; conftest.py): each test builds the suite in a copy of the tree.
+pytestmark = pytest.mark.slow
 from unbuilt import vector_list          # noqa: E402
 
 # A header program for the copy of the tree: it uses the member the vendor

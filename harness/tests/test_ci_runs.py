@@ -11,6 +11,9 @@ import pytest
 
 from conftest import PYTHON, REPO, RUN_PY, fake_tree, load, run_runner
 
+# The slow tier ('make check-full'; conftest.py): runs the fake suite many times, shard by shard.
+pytestmark = pytest.mark.slow
+
 NO_HANG = ["--test", "fake.[!h]*"]         # every fake test but fake.hang
 
 

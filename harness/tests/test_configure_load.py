@@ -17,6 +17,9 @@ import pytest
 
 from conftest import REPO, configure_alone
 
+# The slow tier ('make check-full'; conftest.py): runs configure and builds shared libraries in copies of the tree.
+pytestmark = pytest.mark.slow
+
 VENDOR_C = """#include <trace.h>
 int posix_trace_attr_init(trace_attr_t *attr) { (void)attr; return 0; }
 """

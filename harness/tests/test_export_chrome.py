@@ -85,6 +85,7 @@ def buffer_wraps(doc):
     return n
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 @pytest.mark.parametrize("name", sorted(ec.SIMS))
 def test_kernel_trace_in_the_trace_event_format(name, sims):
     events = validate(chrome(sims[name]))

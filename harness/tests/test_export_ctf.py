@@ -182,6 +182,7 @@ def record(name, n):
         f.write("\n".join(FIGURES) + "\n")
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 @pytest.mark.parametrize("log", ec.GOLDEN_LOGS, ids=os.path.basename)
 def test_golden_log_reads_the_same_in_babeltrace2(log, tmp_path):
     got = babeltrace(export(log, tmp_path))
@@ -191,6 +192,7 @@ def test_golden_log_reads_the_same_in_babeltrace2(log, tmp_path):
     record(os.path.basename(log), len(want))
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 @pytest.mark.parametrize("name", sorted(ec.SIMS))
 def test_simulated_kev_reads_the_same_in_babeltrace2(name, sims, tmp_path):
     got = babeltrace(export(sims[name], tmp_path))

@@ -77,6 +77,7 @@ def check_picture(path, tmp_path, keep_as, least=1):
     return text, found
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 @pytest.mark.parametrize("name", sorted(ec.SIMS))
 def test_kernel_timeline_renders_every_cpu(name, sims, tmp_path):
     text, found = check_picture(sims[name], tmp_path, "timeline-%s.png" % name, least=20 * 40)
@@ -91,6 +92,7 @@ def test_kernel_timeline_renders_every_cpu(name, sims, tmp_path):
         assert 'class="wrap"' in text
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 @pytest.mark.parametrize("log", ec.GOLDEN_LOGS, ids=os.path.basename)
 def test_posix_log_timeline_renders(log, tmp_path):
     check_picture(log, tmp_path, "timeline-%s.png" % os.path.basename(log))

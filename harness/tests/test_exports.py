@@ -233,6 +233,7 @@ def config_cc():
     return CC
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 @pytest.mark.parametrize("program", ["tracedump", "tracesim", "kvecrun"])
 def test_the_tools_need_nothing_but_the_public_headers_and_the_shared_library(tmp_path, program):
     """The tools and the kernel vector runner are users of the library: each

@@ -20,6 +20,9 @@ from conftest import FIXTURES, fake_tree, load, run_runner
 from runner import protocol, stuck, target
 
 HANGS = os.path.join(FIXTURES, "fake_hangs.py")
+
+# The slow tier ('make check-full'; conftest.py): each test waits for fake tests that hang.
+pytestmark = pytest.mark.slow
 IDLE, LIMIT, NAP = 0.5, 3, 1.5          # NAP: longer than IDLE, shorter than LIMIT
 needs_detection = pytest.mark.skipif(
     stuck.table() is None or not os.path.isdir("/proc/self/task"),

@@ -33,6 +33,9 @@ sys.path.insert(0, os.path.join(HARNESS, "mutants"))
 import build as mb          # noqa: E402
 import mutants as mm        # noqa: E402
 
+# The slow tier ('make check-full'; conftest.py): runs the whole suite against a library that hangs (minutes).
+pytestmark = pytest.mark.slow
+
 BOUND_S = 180               # the bound for the run, on 2 cores
 
 # Where: a test's source or header, or a vector.

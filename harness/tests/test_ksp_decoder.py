@@ -108,6 +108,7 @@ def test_a_decoder_that_breaks_the_contract(decoder, code, says):
     assert says in message
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 @pytest.mark.skipif(not os.access(TRACEDUMP, os.X_OK), reason="build/bin/tracedump is not built")
 def test_tracedump_json_passes_every_decoder_vector():
     p = subprocess.run([KVECRUN, "--run-all", "--decoder", TRACEDUMP + " --json {file}"],

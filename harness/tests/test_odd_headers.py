@@ -30,6 +30,9 @@ import pytest
 
 from conftest import FIXTURES, REPO, STD_CFLAGS
 
+# The slow tier ('make check-full'; conftest.py): compiles every test file against three headers.
+pytestmark = pytest.mark.slow
+
 ODD = os.path.join(FIXTURES, "odd_headers")
 TESTS = os.path.join(REPO, "conformance", "tests")
 PROBES = os.path.join(REPO, "conformance", "probes")

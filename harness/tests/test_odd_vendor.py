@@ -84,6 +84,7 @@ MISSING = "int  posix_trace_attr_getclockres(const trace_attr_t *, struct timesp
 MISSING_RULE = "trace_h.prototypes-trc"
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 def test_header_missing_one_declaration(tmp_path):
     if not shutil.which("make") or not os.path.exists(os.path.join(REPO, "config.mk")):
         pytest.skip("needs make and a configured tree")

@@ -89,6 +89,7 @@ def sweep():
     return runs
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 def test_every_tracesim_header_is_read_by_the_stock_parser(tmp_path):
     loops_without_pad = 0
     runs = sweep()

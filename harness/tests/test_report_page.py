@@ -24,6 +24,9 @@ import headless_chromium
 from reporting import report_html
 from conftest import REPO, fake_tree, load, run_runner
 
+# The slow tier ('make check-full'; conftest.py): headless Chromium loads the report page.
+pytestmark = pytest.mark.slow
+
 CHROMIUM = headless_chromium.find()
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed ('make deps' installs it): "

@@ -27,9 +27,10 @@ TRACEDUMP = os.path.join(BUILD, "bin", "tracedump")
 CHROMIUM = headless_chromium.find()
 VECTOR = "ksp.sim.small"
 
-pytestmark = pytest.mark.skipif(
+# The slow tier ('make check-full'; conftest.py): runs kvecrun and headless Chromium.
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not (os.access(KVECRUN, os.X_OK) and os.access(TRACEDUMP, os.X_OK)),
-    reason="build/harness/kvecrun and build/bin/tracedump are not built ('make kvecrun')")
+    reason="build/harness/kvecrun and build/bin/tracedump are not built ('make kvecrun')")]
 
 
 @pytest.fixture(scope="module")

@@ -155,6 +155,7 @@ def test_html(full_run):
     assert page.count("<table") == page.count("</table>")
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 def test_deterministic_whatever_the_jobs(fake_env):
     outs = []
     for jobs in ("1", "3"):
@@ -168,6 +169,7 @@ def test_deterministic_whatever_the_jobs(fake_env):
     assert outs[0] == outs[1]
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 def test_allow_fail(fake_env):
     p = run_runner(fake_env, "--allow-fail", *NO_HANG)
     assert p.returncode == 0
@@ -191,6 +193,7 @@ def test_selection_by_rule(fake_env):
         assert sorted(line.split()[0] for line in f) == ["fake.abort", "fake.crash"]
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 def test_selection_by_function_and_option(fake_env):
     p = run_runner(fake_env, "--function", "posix_trace_st*")
     doc = load(fake_env)
@@ -236,6 +239,7 @@ def test_bad_list_output_fails_loudly(fake_env, listing, complaint):
         assert "fake_tests.py --list, line" in p.stderr
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 def test_duplicate_test_ids_across_programs(fake_env):
     p = run_runner(fake_env, "--exe", fake_env["fake"])
     assert p.returncode == 2
@@ -260,6 +264,7 @@ def test_unknown_option_override(fake_env):
     assert "BOGUS" in p.stderr
 
 
+@pytest.mark.slow          # the slow tier ('make check-full')
 def test_expect_reference_and_known_gaps(fake_env):
     gaps = os.path.join(fake_env["tmp"], "gaps.tsv")
     p = run_runner(fake_env, "--expect-reference", "--rule", "r.fail,r.shared")

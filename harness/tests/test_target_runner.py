@@ -15,6 +15,9 @@ from conftest import HARNESS, REPO, configure_alone, run_runner
 
 from runner import timelimits
 
+# The slow tier ('make check-full'; conftest.py): runs configure and the suite through wrappers.
+pytestmark = pytest.mark.slow
+
 WRAPPERS = os.path.join(HARNESS, "wrappers")
 
 

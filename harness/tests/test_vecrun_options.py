@@ -16,6 +16,9 @@ import pytest
 from conftest import REPO, STD_CFLAGS, VECRUN_SRCS
 
 LIB = os.path.join(REPO, "build", "lib", "libposixtrace.a")
+
+# The slow tier ('make check-full'; conftest.py): builds vecrun against a library without each option.
+pytestmark = pytest.mark.slow
 OPTIONAL = ("getinherited", "setinherited", "getlogfullpolicy", "setlogfullpolicy",
             "getlogsize", "setlogsize")
 

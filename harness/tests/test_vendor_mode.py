@@ -31,6 +31,9 @@ from conftest import HARNESS, PYTHON, REPO
 sys.path.insert(0, os.path.join(HARNESS, "mutants"))
 import build as mb          # noqa: E402
 import proof as mp          # noqa: E402
+
+# The slow tier ('make check-full'; conftest.py): builds and runs the suite against variants of the reference.
+pytestmark = pytest.mark.slow
 import mutants as mm        # noqa: E402
 
 
