@@ -334,8 +334,8 @@ DEPS_PACKAGES += chromium libxml2-utils
 DEPS_PACKAGES += babeltrace2 librsvg2-bin
 # The man pages' test (maint/tests/test_man_pages.py): groff and mandoc lint
 # them.  The Debian packages (mk/deb.mk): make deb builds them with debhelper,
-# lintian checks them, make check-deb installs them into a debootstrap root.
-DEPS_PACKAGES += groff-base mandoc debhelper lintian debootstrap fakeroot dpkg-dev
+# lintian checks them, make check-deb installs them into a clean mmdebstrap root.
+DEPS_PACKAGES += groff-base mandoc debhelper lintian mmdebstrap fakeroot dpkg-dev
 SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
 deps:
 	@command -v dpkg-query >/dev/null && command -v apt-get >/dev/null || { \

@@ -9,14 +9,14 @@
 #                    build/deb/), then lintian on them: fails on any lintian
 #                    error (warnings are printed; build/deb/lintian.txt)
 #   make check-deb   (as root) make deb; a clean Debian 12 root made by
-#                    debootstrap (minbase; the mirror apt uses here), kept as a
+#                    mmdebstrap (minbase; the mirror apt uses here), kept as a
 #                    tarball in build/check-deb/ so that the next run only
 #                    unpacks it; the four packages installed there with apt;
 #                    the installed posixtrace-conformance run in that root
 #                    (chroot) against the installed library: fails unless it
 #                    conforms.  DEB_MIRROR= and DEB_SUITE= choose another.
 #
-# Needs debhelper, dpkg-dev, fakeroot, lintian and debootstrap (make deps).
+# Needs debhelper, dpkg-dev, fakeroot, lintian and mmdebstrap (make deps).
 
 DEB_DIR      = build/deb
 DEB_SRC      = $(DEB_DIR)/src/posixtrace-$(VERSION)
@@ -34,7 +34,7 @@ DEB_MIRROR  ?= $(or $(shell sed -n 's/^URIs: *\(http[^ ]*\/debian\)\/*$$/\1/p' /
 CHECK_DEB    = build/check-deb
 CHECK_DEB_ROOT_TAR = $(CHECK_DEB)/root-$(DEB_SUITE).tar
 # What the conformance command needs in the root besides the four packages
-# (the packages' dependencies, installed by debootstrap so that apt then
+# (the packages' dependencies, installed by mmdebstrap so that dpkg then
 # installs the .deb files without a network).
 CHECK_DEB_INCLUDE = python3,make,gcc,libc6-dev
 
@@ -55,13 +55,13 @@ deb:
 	@echo "lintian: $$(grep -c '^E:' $(DEB_DIR)/lintian.txt) errors, $$(grep -c '^W:' $(DEB_DIR)/lintian.txt) warnings, $$(grep -c '^I:' $(DEB_DIR)/lintian.txt) info"
 	@! grep -q '^E:' $(DEB_DIR)/lintian.txt
 
-# The root, made once: debootstrap into a tmpfs (its dpkg runs are then not
-# slowed down by the disk's syncs), packed into the tarball under build/.
+# The root, made once by mmdebstrap (apt and one dpkg run: about a minute,
+# where debootstrap took seven or more), as a tarball under build/.
 $(CHECK_DEB_ROOT_TAR): $(DEB_MK)
-	@command -v debootstrap >/dev/null || { echo "check-deb: debootstrap is missing: make deps"; exit 1; }
+	@command -v mmdebstrap >/dev/null || { echo "check-deb: mmdebstrap is missing: make deps"; exit 1; }
 	@mkdir -p $(CHECK_DEB)/cache
 	sh maint/check_deb_root.sh make $@ $(DEB_SUITE) $(DEB_MIRROR) $(CURDIR)/$(CHECK_DEB)/cache $(CHECK_DEB_INCLUDE)
 
 check-deb: deb $(CHECK_DEB_ROOT_TAR)
-	@test "$$(id -u)" = 0 || { echo "check-deb: needs root (debootstrap, chroot)"; exit 1; }
+	@test "$$(id -u)" = 0 || { echo "check-deb: needs root (mmdebstrap, chroot)"; exit 1; }
 	sh maint/check_deb_root.sh run $(CHECK_DEB_ROOT_TAR) $(CHECK_DEB)/root $(DEB_FILES)
