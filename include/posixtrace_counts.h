@@ -37,8 +37,11 @@
  *   its last segments only).
  * A pre-recorded log (a trace id from posix_trace_open): the counts of its
  * last status record (reference/log/LOGFORMAT.md): written, discarded, lost
- * as the log says; flushed = written + discarded; recorded, taken, cleared
- * and in_stream are 0 (the log does not keep them).
+ * as the log says, except that written is never less than the events the
+ * log holds (when the write of the final status itself failed, the log
+ * keeps an older one: the log is read through to count them); flushed =
+ * written + discarded; recorded, taken, cleared and in_stream are 0 (the
+ * log does not keep them).
  *
  * Returns 0, or EINVAL: counts is NULL, or trid names no active stream and no
  * opened log.

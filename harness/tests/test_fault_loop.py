@@ -19,10 +19,10 @@ create_withlog.ENOSPC S0119, flush and shutdown S0120, S0253), that the log
 opens and reads whole and in order, and that the counts agree exactly with
 what is read; this test adds that no process dies of a signal (SIGXFSZ,
 SIGBUS, SIGPIPE...).  A failure of the log's contents or counts after a
-write error ("FAIL[log]") is what issue 20 item 2 fixes in the log format
-(helper C's part): those cases are one test, marked xfail(strict=True), so
-that it fails once they pass and the mark can go.  With C's log format
-version 2 merged, one case is left: the final status record's own write.
+write error ("FAIL[log]") is the next test's: the log keeps every whole
+record that reached the disk, and its written count is what a reader reads,
+even when the write that failed is the final status record's own (the log
+then keeps the status before it; posixtrace_get_counts counts the events).
 """
 
 import os
@@ -98,10 +98,6 @@ def test_every_fault_gives_a_documented_error_and_a_readable_log(kind, calls):
         assert not bad, f"{len(bad)} of {len(results)} {kind} faults:\n" + "\n".join(bad)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20 item 2 (log format, helper C's part): when "
-                   "the write that fails is the final status record's own, the log keeps the "
-                   "status before it, which counts fewer events than the log holds (the "
-                   "records of the final flush were written whole)")
 def test_after_a_write_fault_the_counts_agree_with_what_is_read(calls):
     results = outcomes("write", calls)
     bad = failures(results, ("log",))

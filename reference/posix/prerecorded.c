@@ -222,6 +222,22 @@ int prerecorded_get_status(trace_id_t trid, struct posix_trace_status_info *st)
     return 0;
 }
 
+/* The events the log holds, as a reader reads them: counted with the open
+ * log's own reader (no memory to find: a count never fails), which is then
+ * put back where its reader had it, the events delivered so far skipped
+ * again.  Lock held. */
+static uint64_t count_events(struct log_reader *r)
+{
+    uint64_t delivered = log_reader_stats(r)->events, n = delivered;
+    struct log_event le;
+    while (log_reader_next(r, &le))
+        n++;
+    log_reader_rewind(r);
+    for (uint64_t i = 0; i < delivered && log_reader_next(r, &le); i++)
+        ;
+    return n;
+}
+
 int prerecorded_counts(trace_id_t trid, uint64_t *written, uint64_t *discarded,
                        uint64_t *lost)
 {
@@ -233,7 +249,14 @@ int prerecorded_counts(trace_id_t trid, uint64_t *written, uint64_t *discarded,
     *written = have ? ls->events : 0;
     *discarded = have ? ls->log_lost : 0;
     *lost = have ? ls->stream_lost : 0;
+    /* The status is written after the records it counts: when its own
+     * write failed (the disk full, the file at its size limit), the log
+     * keeps the status before it, which counts fewer events than the log
+     * holds whole.  What the log holds is what a reader reads: count it. */
+    uint64_t on_disk = count_events(ol->r);
     log_release(ol);
+    if (on_disk > *written)
+        *written = on_disk;
     return 0;
 }
 

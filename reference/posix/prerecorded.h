@@ -30,7 +30,8 @@ int prerecorded_get_status(trace_id_t trid, struct posix_trace_status_info *st);
 int prerecorded_getnext(trace_id_t trid, struct posix_trace_event_info *ev, void *data,
                         size_t num_bytes, size_t *data_len, int *unavailable);
 /* posixtrace_get_counts's: the last status record's figures (all 0 if the
- * log has none).  0 or EINVAL. */
+ * log has none), but written is never less than the events the log holds
+ * (a status whose own write failed leaves an older one).  0 or EINVAL. */
 int prerecorded_counts(trace_id_t trid, uint64_t *written, uint64_t *discarded,
                        uint64_t *lost);
 int prerecorded_get_name(trace_id_t trid, trace_event_id_t id, char *name);
