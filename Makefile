@@ -232,8 +232,9 @@ check-unit: all $(TEST_BIN)
 
 # Each suite in a valgrind of its own, VALGRIND_JOBS at a time (one a
 # processor).  The multi-process stress test writes 20,000 events a thread
-# there (100,000 in the plain run): the same checks on a shorter run, as
-# memory errors do not need the long one.
+# there (100,000 in the plain run), and the counts suite's invariant 1,000
+# seeded workloads and 30 with a log (10,000 and 300 in the plain run): the
+# same checks on shorter runs, as memory errors do not need the long ones.
 VALGRIND_JOBS ?= $(NPROC)
 check-valgrind: all $(TEST_BIN)
 ifeq ($(VALGRIND),)
@@ -243,6 +244,7 @@ ifeq ($(SANITIZERS),yes)
 	@echo "error: a sanitizer build cannot run under valgrind: run ./configure without --enable-sanitizers."; exit 1
 endif
 	CK_FORK=no CK_DEFAULT_TIMEOUT=120 POSIXTRACE_STRESS_EVENTS=$${POSIXTRACE_STRESS_EVENTS:-20000} \
+	COUNTS_WORKLOADS=$${COUNTS_WORKLOADS:-1000} COUNTS_LOG_WORKLOADS=$${COUNTS_LOG_WORKLOADS:-30} \
 	    sh reference/tests/run_suites.sh $(VALGRIND_JOBS) build/tests/valgrind \
 	    $(VALGRIND) --error-exitcode=1 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect --track-fds=no $(TEST_BIN)
