@@ -181,5 +181,8 @@ check-pytest-slow: all conformance-build | check-conformance
 	$(PYTHON) -m pytest -q $(PYTEST_PARALLEL) -m slow harness/tests
 CHECK_FULL_EXTRA += check-pytest-slow
 
+# MUTANTS_FLAGS=--quick (CI): each mutant's own rule's tests first, the whole
+# suite only for a mutant they do not catch and blame.
+MUTANTS_FLAGS ?=
 check-mutants: conformance-build
-	$(PYTHON) harness/mutants/proof.py
+	$(PYTHON) harness/mutants/proof.py $(MUTANTS_FLAGS)
