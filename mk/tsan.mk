@@ -19,7 +19,7 @@ TSAN_REPORTS = $(CURDIR)/reports/tsan
 # log_accounting are left out: their loops over cut files and killed writers
 # take 6 and 3 minutes under TSan for little threading; counts runs 1,000
 # workloads here (10,000 in make check).
-TSAN_SUITES ?= threads process counts eintr log_stream startstop policy status read create clear
+TSAN_SUITES ?= threads record_stress process counts eintr log_stream startstop policy status read create clear
 TSAN_ENV = COUNTS_WORKLOADS=1000 COUNTS_LOG_WORKLOADS=30
 # TSan makes a program 5 to 15 times slower: the per-test time limits grow too.
 TSAN_TIME_FACTOR ?= 10

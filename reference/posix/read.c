@@ -147,10 +147,13 @@ static int read_event(trace_id_t trid, struct posix_trace_event_info *ev, void *
         }
         struct timespec until;
         int poll = stage_wait_deadline(s, mode == WAIT_UNTIL ? abstime : NULL, &until);
-        s->waiters++;
+        /* Atomic although under the lock: a recording thread reads it
+         * without the lock (stage.c), to wake a reader of its first staged
+         * event. */
+        __atomic_fetch_add(&s->waiters, 1, __ATOMIC_RELAXED);
         int w = shm_cond_wait(&s->readable, &s->lock,
                               poll ? &until : mode == WAIT_UNTIL ? abstime : NULL);
-        s->waiters--;
+        __atomic_fetch_sub(&s->waiters, 1, __ATOMIC_RELAXED);
         if (s->state != SLOT_ACTIVE || s->gen != gen) {
             if (s->waiters == 0)
                 shm_cond_broadcast(&s->flush_idle);    /* shutdown waits */
