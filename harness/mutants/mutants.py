@@ -496,14 +496,14 @@ MUTANTS = [
         "name": "tef-filter-ignored",
         "rule": "event.filtered-no-effect",
         "what": "posix_trace_event records event types that are in the stream's filter",
-        "edits": [("posix/record.c", "s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)",
+        # the test under the lock (stream_admits: the locked path's and the
+        # staged events'), the test without it (the pass bits), and the one of
+        # a run of staged events copied at once
+        "edits": [("posix/stream_put.h", "s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)",
                    "s->state != SLOT_ACTIVE"),
-                  # the test without the lock (the pass bits) and the staged events' own
                   ("posix/stream_table.c",
                    "uint64_t pass = on ? ~(uint64_t)s->filter.__bits[w] & eventset_word_mask(w) : 0;",
                    "uint64_t pass = on ? eventset_word_mask(w) : 0;"),
-                  ("posix/stage.c", "s->state != SLOT_ACTIVE || eventset_has(&s->filter, h->id)",
-                   "s->state != SLOT_ACTIVE"),
                   ("posix/stage.c", "if (ts < last || eventset_has(&s->filter, id))",
                    "if (ts < last)")],
         "collateral": ["set_filter.when", "eventset.objects-only"],

@@ -9,7 +9,6 @@
  * data copied into the ring, one unlock.  The streams are those the process is traced into,
  * whoever controls them (process.h).
  */
-#include "stream/eventset_bits.h"
 #include "posix/process.h"
 #include "posix/stage.h"
 #include "posix/stream_put.h"
@@ -25,17 +24,7 @@ __attribute__((noinline)) static void record_into(struct stream *s, trace_event_
     if (data == NULL)
         len = 0;
     shm_lock(&s->lock);
-    if (s->state != SLOT_ACTIVE || eventset_has(&s->filter, id)) {
-        shm_unlock(&s->lock);     /* filtered out: no effect (S0122) */
-        return;
-    }
-    if (s->run != POSIX_TRACE_RUNNING) {
-        if (s->autostopped) {
-            /* UNTIL_FULL and full: the event is lost (XSH 2.11.1.1). */
-            s->overrun = POSIX_TRACE_OVERRUN;
-            s->recorded++;          /* taken in and lost at once */
-            s->lost++;
-        }
+    if (!stream_admits(s, id)) {        /* filtered out, stopped or full */
         shm_unlock(&s->lock);
         return;
     }

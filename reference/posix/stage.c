@@ -210,16 +210,8 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
  * lock, with the event's own time and origin. */
 static void put_staged(struct stream *s, struct rec_hdr *h, const void *data)
 {
-    if (s->state != SLOT_ACTIVE || eventset_has(&s->filter, h->id))
-        return;                         /* filtered out since it was staged (S0122) */
-    if (s->run != POSIX_TRACE_RUNNING) {
-        if (s->autostopped) {
-            s->overrun = POSIX_TRACE_OVERRUN;           /* UNTIL_FULL and full */
-            s->recorded++;                              /* taken in and lost at once */
-            s->lost++;
-        }
-        return;                         /* stopped since: not recorded */
-    }
+    if (!stream_admits(s, h->id))
+        return;                         /* filtered out, stopped or full since it was staged */
     uint64_t ts = h->ts < s->last_ts ? s->last_ts : h->ts;
     struct origin o = { h->pid, h->thread, h->prog, h->cpu };
     stream_put_at(s, &ts, h->id, data, h->len & REC_LEN_MASK, (h->len & REC_TRUNCATED) != 0,

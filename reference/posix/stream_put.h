@@ -12,6 +12,7 @@
 
 #include "stream/stream.h"
 #include "stream/sim_cpu.h"
+#include "stream/eventset_bits.h"
 
 /* Identity of an event's origin; system events with none use all zeros. */
 struct origin {
@@ -117,6 +118,25 @@ static inline void stream_write(struct stream *s, trace_event_id_t id, const voi
                                 uint32_t len, int truncated, const struct origin *o)
 {
     stream_write_at(s, NULL, id, data, len, truncated, o);
+}
+
+/* Does the stream take event id in (lock held)?  Not when it is shut down
+ * or filters id out: no effect (S0122); not when it does not run, and if
+ * UNTIL_FULL stopped it, full, the event is counted lost (XSH 2.11.1.1).
+ * The one test of the locked path and of staged events (stage.c). */
+static inline int stream_admits(struct stream *s, trace_event_id_t id)
+{
+    if (s->state != SLOT_ACTIVE || eventset_has(&s->filter, id))
+        return 0;
+    if (s->run != POSIX_TRACE_RUNNING) {
+        if (s->autostopped) {
+            s->overrun = POSIX_TRACE_OVERRUN;
+            s->recorded++;                      /* taken in and lost at once */
+            s->lost++;
+        }
+        return 0;
+    }
+    return 1;
 }
 
 /* Records an event (lock held, stream active): applies the stream-full
