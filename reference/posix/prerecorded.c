@@ -33,6 +33,8 @@ struct open_log {
     pthread_mutex_t lock;
     struct log_reader *r;
     unsigned typelist_pos;          /* cursor of eventtypelist_getnext_id */
+    uint64_t held;                  /* events the log holds, once counted */
+    int counted;                    /* (a log once open does not change) */
 };
 
 struct entry {
@@ -253,7 +255,11 @@ int prerecorded_counts(trace_id_t trid, uint64_t *written, uint64_t *discarded,
      * write failed (the disk full, the file at its size limit), the log
      * keeps the status before it, which counts fewer events than the log
      * holds whole.  What the log holds is what a reader reads: count it. */
-    uint64_t on_disk = count_events(ol->r);
+    if (!ol->counted) {
+        ol->held = count_events(ol->r);
+        ol->counted = 1;
+    }
+    uint64_t on_disk = ol->held;
     log_release(ol);
     if (on_disk > *written)
         *written = on_disk;

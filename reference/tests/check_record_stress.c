@@ -81,6 +81,17 @@ static pid_t fork_child_writers(void)
     _exit(0);
 }
 
+/* Starts the stream and its NWRITER writers: the child's (returned) and
+ * this process's NTHREAD threads, th and w. */
+static pid_t start_all_writers(trace_id_t trid, pthread_t *th, struct writer *w)
+{
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    pid_t child = fork_child_writers();
+    ck_assert_int_ge(child, 0);
+    ck_assert_int_eq(start_writers(th, w, 0, NTHREAD), 0);
+    return child;
+}
+
 static void wait_child(pid_t pid)
 {
     int st;
@@ -199,12 +210,9 @@ static void check_accounts(trace_id_t trid, struct tally *t, int policy, int sta
 START_TEST(test_threads_and_child_all_kept)
 {
     trace_id_t trid = stress_stream(POSIX_TRACE_LOOP, 1u << 20, _i == 0);
-    ck_assert_int_eq(posix_trace_start(trid), 0);
     pthread_t th[NTHREAD];
     struct writer w[NTHREAD];
-    pid_t child = fork_child_writers();
-    ck_assert_int_ge(child, 0);
-    ck_assert_int_eq(start_writers(th, w, 0, NTHREAD), 0);
+    pid_t child = start_all_writers(trid, th, w);
     join_writers(th, NTHREAD);
     wait_child(child);
 
@@ -237,12 +245,9 @@ END_TEST
 START_TEST(test_loop_losses_counted)
 {
     trace_id_t trid = stress_stream(POSIX_TRACE_LOOP, 16u << 10, _i == 0);
-    ck_assert_int_eq(posix_trace_start(trid), 0);
     pthread_t th[NTHREAD];
     struct writer w[NTHREAD];
-    pid_t child = fork_child_writers();
-    ck_assert_int_ge(child, 0);
-    ck_assert_int_eq(start_writers(th, w, 0, NTHREAD), 0);
+    pid_t child = start_all_writers(trid, th, w);
 
     pid_t pid_of[NWRITER];
     pids_of_writers(pid_of, child);
@@ -267,12 +272,9 @@ END_TEST
 START_TEST(test_until_full_losses_counted)
 {
     trace_id_t trid = stress_stream(POSIX_TRACE_UNTIL_FULL, 16u << 10, _i == 0);
-    ck_assert_int_eq(posix_trace_start(trid), 0);
     pthread_t th[NTHREAD];
     struct writer w[NTHREAD];
-    pid_t child = fork_child_writers();
-    ck_assert_int_ge(child, 0);
-    ck_assert_int_eq(start_writers(th, w, 0, NTHREAD), 0);
+    pid_t child = start_all_writers(trid, th, w);
     join_writers(th, NTHREAD);
     wait_child(child);
     struct posix_trace_status_info st = tu_status(trid);
