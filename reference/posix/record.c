@@ -24,6 +24,10 @@ __attribute__((noinline)) static void record_into(struct stream *s, trace_event_
     if (data == NULL)
         len = 0;
     shm_lock(&s->lock);
+    /* Events this thread staged before go first: a thread's events keep
+     * their order (an event too big to stage, or a full buffer). */
+    if (atomic_load_explicit(&s->stages_used, memory_order_relaxed))
+        stage_drain(s);
     if (!stream_admits(s, id)) {        /* filtered out, stopped or full */
         shm_unlock(&s->lock);
         return;

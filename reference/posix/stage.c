@@ -36,6 +36,9 @@ struct stage_cache {
     pid_t          pid;                 /* the process that claimed it (fork) */
     uint64_t       token;               /* this thread's owner word */
     struct stage  *st;
+    unsigned char *buf;                 /* st's buffer, */
+    uint64_t       mask;                /* its bytes - 1 */
+    int            lane;                /* a lane (stream.h): drops its oldest when full */
     uint32_t       max_data;            /* the stream's, read once: its line is
                                          * the lock's and the ring's */
     struct stream *none_in;             /* no buffer free there when last tried, */
@@ -96,6 +99,9 @@ static int claim(struct stage_cache *c, struct stream *s)
             atomic_fetch_or(&s->stages_used, 1u << i);
             c->s = s;
             c->st = st;
+            c->buf = stage_buf(st);
+            c->mask = st->cap - 1;
+            c->lane = s->policy == POSIX_TRACE_LOOP && st->cap >= 2 * s->ring.cap;
             c->max_data = s->max_data;
             pthread_setspecific(give_back_key, c);
             return 1;
@@ -104,25 +110,93 @@ static int claim(struct stage_cache *c, struct stream *s)
     return 0;
 }
 
-static void stage_copy_in(struct stage *st, uint64_t off, const void *src, uint64_t n)
+static void stage_copy_in(unsigned char *buf, uint64_t cap, uint64_t off, const void *src,
+                          uint64_t n)
 {
-    uint64_t pos = off & (STAGE_BYTES - 1), first = STAGE_BYTES - pos;
+    uint64_t pos = off & (cap - 1), first = cap - pos;
     if (n <= first) {
-        memcpy(st->buf + pos, src, n);
+        memcpy(buf + pos, src, n);
     } else {
-        memcpy(st->buf + pos, src, first);
-        memcpy(st->buf, (const unsigned char *)src + first, n - first);
+        memcpy(buf + pos, src, first);
+        memcpy(buf, (const unsigned char *)src + first, n - first);
     }
 }
 
-static void stage_copy_out(const struct stage *st, uint64_t off, void *dst, uint64_t n)
+static void stage_copy_out(struct stage *st, uint64_t off, void *dst, uint64_t n)
 {
-    uint64_t pos = off & (STAGE_BYTES - 1), first = STAGE_BYTES - pos;
+    const unsigned char *buf = stage_buf(st);
+    uint64_t pos = off & (st->cap - 1), first = st->cap - pos;
     if (n <= first) {
-        memcpy(dst, st->buf + pos, n);
+        memcpy(dst, buf + pos, n);
     } else {
-        memcpy(dst, st->buf + pos, first);
-        memcpy((unsigned char *)dst + first, st->buf, n - first);
+        memcpy(dst, buf + pos, first);
+        memcpy((unsigned char *)dst + first, buf, n - first);
+    }
+}
+
+/* One field of the record header at off in st. */
+#define STAGE_HDR_FIELD(st, off, field, dst) \
+    stage_copy_out((st), (off) + offsetof(struct rec_hdr, field), (dst), sizeof *(dst))
+
+/* Drops the oldest events of st from t while they and the newer ones are
+ * more than the ring holds: the ring would have overwritten them (S0032).  Keeps their
+ * number and the oldest's time for stage_account; returns the new tail
+ * (lock held). */
+static uint64_t lane_trim(struct stream *s, struct stage *st, uint64_t t, uint64_t h)
+{
+    uint64_t n = 0;
+    while (t < h) {
+        if (h - t <= s->ring.cap)
+            break;                      /* it and all after it fit in the ring */
+        uint32_t len;
+        STAGE_HDR_FIELD(st, t, len, &len);
+        STAGE_HDR_FIELD(st, t, ts, &st->drop_last);
+        if (st->dropped + n == 0)
+            st->drop_ts = st->drop_last;
+        t += rec_size(len & REC_LEN_MASK);
+        n++;
+    }
+    st->dropped += n;
+    return t;
+}
+
+/* A full lane (stream.h): its oldest go, the lock held so that no drain
+ * reads them meanwhile. */
+static void lane_drop(struct stream *s, struct stage *st)
+{
+    shm_lock(&s->lock);
+    uint64_t t = atomic_load_explicit(&st->tail, memory_order_relaxed);
+    uint64_t h = atomic_load_explicit(&st->head, memory_order_relaxed);
+    atomic_store_explicit(&st->tail, lane_trim(s, st, t, h), memory_order_release);
+    shm_unlock(&s->lock);
+}
+
+/* The events the lanes in used dropped, counted in the stream as the ring
+ * counts those it overwrites (stream_lose; S0248, S0279); and since a LOOP
+ * ring keeps its newest events and nothing older than one it overwrote
+ * (S0032), every other event no newer than the newest dropped is lost too:
+ * those in the ring now, and those staged, when they reach it (lane_cut;
+ * lock held). */
+static void lane_account(struct stream *s, uint32_t used)
+{
+    uint64_t cut = s->lane_cut;
+    for (uint32_t m = used; m; m &= m - 1) {
+        struct stage *st = &s->stages[__builtin_ctz(m)];
+        if (st->dropped != 0 && st->drop_last > cut)
+            cut = st->drop_last;
+    }
+    if (cut != s->lane_cut) {
+        s->lane_cut = cut;
+        stream_drop_upto(s, cut);
+    }
+    for (uint32_t m = used; m; m &= m - 1) {
+        struct stage *st = &s->stages[__builtin_ctz(m)];
+        if (st->dropped == 0)
+            continue;
+        s->recorded += st->dropped;
+        s->lost += st->dropped - 1;
+        stream_lose(s, st->drop_ts);    /* the last of them: the oldest's time */
+        st->dropped = 0;
     }
 }
 
@@ -149,8 +223,9 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
          * A FLUSH stream stops and restarts around each flush it waits
          * for: an event staged while it was stopped would be put in after
          * the restart, behind newer events (the sigkill suite saw time go
-         * back in its logs), so it records under the lock. */
-        if (s->sim || s->simorigin || s->policy == POSIX_TRACE_FLUSH || !claim(c, s)) {
+         * back in its logs), so it records under the lock: such streams
+         * have no buffers (stream.c). */
+        if (s->stages[0].cap == 0 || !claim(c, s)) {
             c->none_in = s;             /* the lock for a while: claim() is dear */
             c->retry = 1024;
             return 0;
@@ -161,15 +236,18 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
     int truncated = len > c->max_data;
     uint32_t n = truncated ? c->max_data : (uint32_t)len;      /* S0121 */
     uint64_t size = rec_size(n);
-    if (size > STAGE_REC_MAX)
+    if (size > STAGE_REC_MAX || size > (c->mask + 1) / 4)
         return 0;
     struct stage *st = c->st;
     uint64_t head = atomic_load_explicit(&st->head, memory_order_relaxed);
-    uint64_t tail = atomic_load_explicit(&c->st->tail, memory_order_acquire);
-    if (head + size - tail > STAGE_BYTES) {
-        drain_locked(s);                /* full: into the ring, under the lock */
+    uint64_t tail = atomic_load_explicit(&st->tail, memory_order_acquire);
+    if (head + size - tail > c->mask + 1) {
+        if (c->lane)
+            lane_drop(s, st);           /* full: its oldest go, as in the ring */
+        else
+            drain_locked(s);            /* full: into the ring, under the lock */
         tail = atomic_load_explicit(&st->tail, memory_order_acquire);
-        if (head + size - tail > STAGE_BYTES)
+        if (head + size - tail > c->mask + 1)
             return 0;
     }
     struct origin o;
@@ -180,9 +258,9 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
         .ts = timespec_to_ns(&now), .thread = o.thread, .prog = o.prog, .id = id,
         .pid = o.pid, .len = n | (truncated ? REC_TRUNCATED : 0), .cpu = o.cpu,
     };
-    uint64_t pos = head & (STAGE_BYTES - 1);
-    if (pos + size <= STAGE_BYTES) {            /* the common case: no wrap */
-        unsigned char *p = st->buf + pos;
+    uint64_t pos = head & c->mask;
+    if (pos + size <= c->mask + 1) {            /* the common case: no wrap */
+        unsigned char *p = c->buf + pos;
         memcpy(p, &h, sizeof h);
         if (n) {
             uint64_t zero = 0;          /* defined padding: the log copies records */
@@ -191,10 +269,10 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
         }
     } else {
         static const uint64_t zero = 0;
-        stage_copy_in(st, head, &h, sizeof h);
+        stage_copy_in(c->buf, c->mask + 1, head, &h, sizeof h);
         if (n) {
-            stage_copy_in(st, head + size - 8, &zero, 8);
-            stage_copy_in(st, head + sizeof h, data, n);
+            stage_copy_in(c->buf, c->mask + 1, head + size - 8, &zero, 8);
+            stage_copy_in(c->buf, c->mask + 1, head + sizeof h, data, n);
         }
     }
     atomic_store_explicit(&st->head, head + size, memory_order_release);
@@ -212,6 +290,11 @@ static void put_staged(struct stream *s, struct rec_hdr *h, const void *data)
 {
     if (!stream_admits(s, h->id))
         return;                         /* filtered out, stopped or full since it was staged */
+    if (h->ts <= s->lane_cut) {         /* older than one a lane dropped */
+        s->recorded++;
+        stream_lose(s, h->ts);
+        return;
+    }
     uint64_t ts = h->ts < s->last_ts ? s->last_ts : h->ts;
     struct origin o = { h->pid, h->thread, h->prog, h->cpu };
     stream_put_at(s, &ts, h->id, data, h->len & REC_LEN_MASK, (h->len & REC_TRUNCATED) != 0,
@@ -224,17 +307,18 @@ static uint64_t drain_one(struct stream *s, struct stage *st, uint64_t tail)
 {
     struct rec_hdr h;
     unsigned char copy[STAGE_REC_MAX];
-    uint64_t pos = tail & (STAGE_BYTES - 1);
+    const unsigned char *buf = stage_buf(st);
+    uint64_t pos = tail & (st->cap - 1);
     const unsigned char *data;
-    if (pos + REC_HDR_SIZE <= STAGE_BYTES) {
-        memcpy(&h, st->buf + pos, sizeof h);
+    if (pos + REC_HDR_SIZE <= st->cap) {
+        memcpy(&h, buf + pos, sizeof h);
     } else {
         stage_copy_out(st, tail, &h, sizeof h);
     }
     uint32_t len = h.len & REC_LEN_MASK;
     uint64_t size = rec_size(len);
-    if (pos + size <= STAGE_BYTES) {
-        data = st->buf + pos + REC_HDR_SIZE;
+    if (pos + size <= st->cap) {
+        data = buf + pos + REC_HDR_SIZE;
     } else {
         stage_copy_out(st, tail + REC_HDR_SIZE, copy, len);
         data = copy;
@@ -263,23 +347,23 @@ static int drain_run(struct stream *s, struct stage *st, uint64_t tail, uint64_t
     for (uint64_t t = tail; t < end; records++) {
         uint64_t ts;
         uint32_t id, len;
-        memcpy(&ts, st->buf + (t & (STAGE_BYTES - 1)), sizeof ts);
-        memcpy(&id, st->buf + ((t + offsetof(struct rec_hdr, id)) & (STAGE_BYTES - 1)), sizeof id);
-        memcpy(&len, st->buf + ((t + offsetof(struct rec_hdr, len)) & (STAGE_BYTES - 1)),
-               sizeof len);
-        if (ts < last || eventset_has(&s->filter, id))
+        STAGE_HDR_FIELD(st, t, ts, &ts);
+        STAGE_HDR_FIELD(st, t, id, &id);
+        STAGE_HDR_FIELD(st, t, len, &len);
+        if (ts < last || ts <= s->lane_cut || eventset_has(&s->filter, id))
             return 0;
         last = ts;
         t += rec_size(len & REC_LEN_MASK);
     }
     if (r->cap - ring_used(r) < bytes)
         stream_make_room(s, bytes);     /* LOOP: the oldest go (S0032) */
-    uint64_t pos = tail & (STAGE_BYTES - 1), first = STAGE_BYTES - pos;
+    const unsigned char *buf = stage_buf(st);
+    uint64_t pos = tail & (st->cap - 1), first = st->cap - pos;
     if (bytes <= first) {
-        ring_copy_in(r, r->head, st->buf + pos, bytes);
+        ring_copy_in(r, r->head, buf + pos, bytes);
     } else {
-        ring_copy_in(r, r->head, st->buf + pos, first);
-        ring_copy_in(r, r->head + first, st->buf, bytes - first);
+        ring_copy_in(r, r->head, buf + pos, first);
+        ring_copy_in(r, r->head + first, buf, bytes - first);
     }
     r->head += bytes;
     s->recorded += records;             /* as stream_write counts each (stream_counts.c) */
@@ -304,6 +388,7 @@ void stage_drain(struct stream *s)
     if (used == 0 || draining)
         return;
     draining = 1;
+    lane_account(s, used);
     drain_all(s, used);
     draining = 0;
 }
@@ -336,6 +421,10 @@ static void drain_all(struct stream *s, uint32_t used)
          * row, no merging; else the oldest event of all, then look again. */
         uint64_t end = busy == 1 ? best_head : best_tail + 1;
         uint64_t t = best_tail;
+        if (busy == 1 && s->policy == POSIX_TRACE_LOOP && end - t > s->ring.cap) {
+            t = lane_trim(s, best, t, end);     /* more than the ring holds: */
+            lane_account(s, 1u << (best - s->stages));  /* the oldest are overwritten */
+        }
         if (busy == 1 && drain_run(s, best, t, end))
             t = end;
         while (t < end)

@@ -107,19 +107,29 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
         events = attr_system_event_size();
     uint64_t cap = ring_capacity(events + reserve);
     size_t head = (sizeof(struct stream) + 63) & ~(size_t)63;
-    if (cap > SIZE_MAX - head) {
+    /* The threads' staging buffers follow the ring, where events stage: a
+     * real clock with real origins, and not FLUSH (posix/stage.c). */
+    int stages = !attr->__sim_clock && !attr->__sim_origin && policy != POSIX_TRACE_FLUSH;
+    uint64_t stage = stage_bytes_for(policy == POSIX_TRACE_LOOP, stages, cap);
+    if (cap > SIZE_MAX - head || stage * STAGE_SLOTS > SIZE_MAX - head - cap) {
         stream_slot_unlock(sl);
         return ENOMEM;
     }
+    size_t len = head + (size_t)cap + (size_t)(stage * STAGE_SLOTS);
     /* The traced process, if another, opens the object by its name. */
     int sfd;
-    struct stream *s = shm_object_create(head + cap, target ? sl->shm_name : NULL, &sfd);
+    struct stream *s = shm_object_create(len, target ? sl->shm_name : NULL, &sfd);
     if (s == NULL) {
         stream_slot_unlock(sl);
         return ENOMEM;
     }
     s->magic = STREAM_MAGIC;
-    s->map_len = head + cap;
+    s->map_len = len;
+    for (unsigned i = 0; i < STAGE_SLOTS; i++) {
+        s->stages[i].cap = stage;
+        s->stages[i].off = (uint64_t)(head + cap + i * stage) -
+                           (uint64_t)((unsigned char *)&s->stages[i] - (unsigned char *)s);
+    }
     /* Other processes record into it: the traced child, or with INHERITED
      * the children of the traced process (S0317). */
     int shared = target != NULL || attr->__inheritance == POSIX_TRACE_INHERITED;
@@ -164,7 +174,7 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
     s->log = NULL;
     s->flush_mark = 0;
     sl->s = s;
-    sl->len = head + cap;
+    sl->len = len;
     sl->fd = sfd;
     sl->names = proc_names_of(target);
     if (fd >= 0)

@@ -100,16 +100,41 @@ void stream_make_room(struct stream *s, uint64_t need)
 {
     while (s->ring.cap - ring_used(&s->ring) < need) {
         uint32_t len;
+        uint64_t ts;
         RING_HDR_FIELD(&s->ring, s->ring.tail, len, &len);
-        if (s->ovf == OVF_NONE) {
-            s->ovf = OVF_PENDING;
-            RING_HDR_FIELD(&s->ring, s->ring.tail, ts, &s->ovf_ts);
-        }
+        RING_HDR_FIELD(&s->ring, s->ring.tail, ts, &ts);
         s->ring.tail += rec_size(len & REC_LEN_MASK);
-        s->lost++;
+        stream_lose(s, ts);
     }
     s->overrun = POSIX_TRACE_OVERRUN;                   /* S0248 */
     s->full = POSIX_TRACE_FULL;
+}
+
+void stream_lose(struct stream *s, uint64_t ts)
+{
+    if (s->ovf == OVF_NONE) {
+        s->ovf = OVF_PENDING;
+        s->ovf_ts = ts;
+    } else if (s->ovf == OVF_PENDING && ts < s->ovf_ts) {
+        s->ovf_ts = ts;                 /* a lane's, older than the ring's */
+    }
+    s->lost++;
+    s->overrun = POSIX_TRACE_OVERRUN;
+    s->full = POSIX_TRACE_FULL;
+}
+
+void stream_drop_upto(struct stream *s, uint64_t cut)
+{
+    while (ring_used(&s->ring) > 0) {
+        uint32_t len;
+        uint64_t ts;
+        RING_HDR_FIELD(&s->ring, s->ring.tail, ts, &ts);
+        if (ts > cut)
+            return;
+        RING_HDR_FIELD(&s->ring, s->ring.tail, len, &len);
+        s->ring.tail += rec_size(len & REC_LEN_MASK);
+        stream_lose(s, ts);
+    }
 }
 
 /* UNTIL_FULL (S0034): the event is lost, STOP(auto) goes into the space kept

@@ -56,6 +56,11 @@ static inline uint64_t stream_now(struct stream *s)
 
 /* The slow paths of stream_put (stream_put.c). */
 void stream_make_room(struct stream *s, uint64_t need);
+/* LOOP: an event of time ts lost, as the ring's oldest when overwritten:
+ * counted, the overrun status, OVERFLOW from the oldest lost (S0248, S0279). */
+void stream_lose(struct stream *s, uint64_t ts);
+/* LOOP: drops the ring's events of time cut or older (posix/stage.c). */
+void stream_drop_upto(struct stream *s, uint64_t cut);
 int  stream_full_until(struct stream *s);
 
 /* The FLUSH policy's: a flush that starts by itself when the stream is

@@ -54,16 +54,49 @@ struct sim_origin {
 /* A thread's staging buffer (posix/stage.c): the events it records into a
  * stream on a real clock go here without the lock, one producer (the owner
  * thread) and one consumer (whoever holds the stream's lock), then into the
- * ring, in timestamp order, under the lock. */
+ * ring, in timestamp order, under the lock.
+ *
+ * In a LOOP stream whose buffers hold twice its ring ("lanes", stage_lane_bytes
+ * below), a thread's buffer is its share of the stream until a call takes the
+ * lock: when it is full the thread drops its own oldest events, which had as
+ * many bytes of its newer events behind them as the ring holds and so would
+ * have been overwritten in the ring too (S0032), and counts them (dropped,
+ * drop_ts); recording takes no lock and touches no line another core uses.
+ * Other streams' buffers are STAGE_BYTES, moved into the ring when full. */
 #define STAGE_SLOTS   8
 #define STAGE_BYTES   ((uint64_t)16 << 10)              /* a power of two */
 struct stage {
     /* The owner's line and the consumer's apart: no false sharing. */
     _Alignas(64) _Atomic uint64_t owner;    /* 0: free; else the owner thread's token */
     _Atomic uint64_t head;                  /* bytes staged (the owner) */
+    uint64_t cap;                           /* bytes of buf, a power of two; 0: none */
+    uint64_t off;                           /* buf, in bytes from this struct (the
+                                             * mapping's address differs by process) */
     _Alignas(64) _Atomic uint64_t tail;     /* bytes moved into the ring (lock held) */
-    _Alignas(64) unsigned char buf[STAGE_BYTES];
+    uint64_t dropped;                       /* lane: events dropped, not yet counted
+                                             * in the stream (lock held) */
+    uint64_t drop_ts;                       /* the oldest of them's timestamp, */
+    uint64_t drop_last;                     /* the newest's */
 };
+
+static inline unsigned char *stage_buf(struct stage *st)
+{
+    return (unsigned char *)st + st->off;
+}
+
+/* The bytes of each staging buffer of a stream with this policy, clock and
+ * ring: a lane (2 x ring) for a LOOP stream on a real clock, unless that is
+ * more than a 32-bit address space can spare; STAGE_BYTES for the other
+ * streams on a real clock; none where events never stage (stage.c). */
+#define STAGE_LANE_MAX ((uint64_t)(sizeof(void *) >= 8 ? 16u << 20 : 1u << 20))
+static inline uint64_t stage_bytes_for(int loop, int stages, uint64_t ring_cap)
+{
+    if (!stages)
+        return 0;
+    if (loop && 2 * ring_cap <= STAGE_LANE_MAX)
+        return 2 * ring_cap;
+    return STAGE_BYTES;
+}
 
 struct stream {
     uint64_t        magic;          /* STREAM_MAGIC */
@@ -124,6 +157,8 @@ struct stream {
     unsigned        nsim_pids;
     trace_event_set_t filter;       /* TEF: event types not recorded (eventset_bits.h) */
     uint64_t        last_ts;        /* timestamp of the last record written */
+    uint64_t        lane_cut;       /* a lane dropped an event of this time: none
+                                     * older is kept (posix/stage.c) */
     _Atomic uint32_t stages_used;   /* bit i: stages[i] was ever claimed */
     struct stage    stages[STAGE_SLOTS];
 };

@@ -13,6 +13,7 @@
  * Helper threads never call Check assertions: they store what they saw and
  * the main thread asserts.  Counts stay modest for valgrind.
  */
+#include <posixtrace_counts.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -346,7 +347,7 @@ static void stage_by_hand(struct stream *s, unsigned slot, uint64_t ts, uint32_t
     unsigned char rec[REC_HDR_SIZE + 8] = { 0 };
     memcpy(rec, &h, sizeof h);
     memcpy(rec + REC_HDR_SIZE, &seq, sizeof seq);
-    memcpy(st->buf + (head & (STAGE_BYTES - 1)), rec, sizeof rec);
+    memcpy(stage_buf(st) + (head & (st->cap - 1)), rec, sizeof rec);
     atomic_store(&st->head, head + sizeof rec);
     atomic_fetch_or(&s->stages_used, 1u << slot);
 }
@@ -415,6 +416,83 @@ START_TEST(test_staged_filtered_out_since)
 }
 END_TEST
 
+/* What one thread reads back of a LOOP stream of 4 KiB after recording n
+ * events of 8 bytes without a read: the first and last sequence numbers
+ * after OVERFLOW and RESUME, the counts, and the overrun status. */
+struct loop_result {
+    int overflow, resume;           /* seen, in that order, before the events */
+    uint32_t first, last, nread;
+    int contiguous;                 /* each event the one after the last */
+    struct posixtrace_counts counts;
+    int overrun;
+};
+
+static struct loop_result record_then_read(int sim, uint32_t n, int *lane)
+{
+    struct tu_opts o = { .sim = sim, .streamsize = 4096 };
+    trace_id_t trid = tu_stream(&o);
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct tu_ev ev;
+    ck_assert(tu_read1(trid, &ev));                     /* START */
+    struct payload p = { 0, 0 };
+    for (p.seq = 0; p.seq < n; p.seq++)
+        posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &p, sizeof p);
+    struct stream *s = stream_acquire(trid);    /* moves what was staged */
+    ck_assert_ptr_nonnull(s);
+    *lane = s->stages_used != 0 && s->stages[0].cap >= 2 * s->ring.cap;
+    stream_release(s);
+    struct loop_result r = { .contiguous = 1 };
+    ck_assert_int_eq(posixtrace_get_counts(trid, &r.counts), 0);
+    struct posix_trace_status_info st;
+    ck_assert_int_eq(posix_trace_get_status(trid, &st), 0);
+    r.overrun = st.posix_stream_overrun_status == POSIX_TRACE_OVERRUN;
+    while (tu_read1(trid, &ev)) {
+        if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW) {
+            r.overflow = r.nread == 0 && !r.resume;
+            continue;
+        }
+        if (ev.info.posix_event_id == POSIX_TRACE_RESUME) {
+            r.resume = r.nread == 0 && r.overflow;
+            continue;
+        }
+        memcpy(&p, ev.data, sizeof p);
+        if (r.nread++ == 0)
+            r.first = p.seq;
+        else if (p.seq != r.last + 1)
+            r.contiguous = 0;
+        r.last = p.seq;
+    }
+    tu_shutdown(trid);
+    return r;
+}
+
+/* S0032, S0248, S0279: a thread's lane (posix/stage.c) keeps what the ring
+ * would: the same workload on the simulated clock (recorded into the ring
+ * under the lock) and on CLOCK_REALTIME (into the thread's lane, which
+ * drops its oldest when full, n events being many lanes' worth) reads back
+ * the same events, newest kept, after one OVERFLOW and RESUME, with the
+ * same counts and overrun status. */
+START_TEST(test_lane_keeps_what_the_ring_keeps)
+{
+    const uint32_t n = 20000;
+    int lane_sim, lane_real;
+    struct loop_result ring = record_then_read(1, n, &lane_sim);
+    struct loop_result lane = record_then_read(0, n, &lane_real);
+    ck_assert(!lane_sim && lane_real);                  /* each took its path */
+    ck_assert(ring.overflow && ring.resume && ring.contiguous && ring.overrun);
+    ck_assert_uint_eq(ring.last, n - 1);
+    ck_assert_msg(lane.overflow && lane.resume && lane.contiguous && lane.overrun,
+                  "lane: OVERFLOW %d RESUME %d contiguous %d overrun %d", lane.overflow,
+                  lane.resume, lane.contiguous, lane.overrun);
+    ck_assert_uint_eq(lane.last, n - 1);
+    ck_assert_uint_eq(lane.nread, ring.nread);
+    ck_assert_uint_eq(lane.first, ring.first);
+    ck_assert_uint_eq(lane.counts.recorded, ring.counts.recorded);
+    ck_assert_uint_eq(lane.counts.lost, ring.counts.lost);
+    ck_assert_uint_eq(lane.counts.in_stream, ring.counts.in_stream);
+}
+END_TEST
+
 Suite *suite_record_stress(void)
 {
     Suite *s = suite_create("record_stress");
@@ -427,6 +505,7 @@ Suite *suite_record_stress(void)
     tcase_add_test(tc, test_pass_bits_follow_filter_and_state);
     tcase_add_test(tc, test_staged_merged_oldest_first);
     tcase_add_test(tc, test_staged_filtered_out_since);
+    tcase_add_test(tc, test_lane_keeps_what_the_ring_keeps);
     suite_add_tcase(s, tc);
     return s;
 }
