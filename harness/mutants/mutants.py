@@ -380,8 +380,8 @@ MUTANTS = [
         "rule": "xsh211.overflow-event",
         "what": "after events are overwritten the reader gets RESUME but no OVERFLOW",
         "edits": [("posix/stream_put.c",
-                   "            s->ovf = OVF_PENDING;",
-                   "            s->ovf = OVF_RESUME;")],
+                   "        s->ovf = OVF_PENDING;",
+                   "        s->ovf = OVF_RESUME;")],
         "collateral": ["xsh211.overflow-timestamp", "stream.loop-*"],
     },
     {
@@ -504,8 +504,9 @@ MUTANTS = [
                   ("posix/stream_table.c",
                    "uint64_t pass = on ? ~(uint64_t)s->filter.__bits[w] & eventset_word_mask(w) : 0;",
                    "uint64_t pass = on ? eventset_word_mask(w) : 0;"),
-                  ("posix/stage.c", "if (ts < last || eventset_has(&s->filter, id))",
-                   "if (ts < last)")],
+                  ("posix/stage.c",
+                   "if (ts < last || ts <= s->lane_cut || eventset_has(&s->filter, id))",
+                   "if (ts < last || ts <= s->lane_cut)")],
         "collateral": ["set_filter.when", "eventset.objects-only"],
     },
     {

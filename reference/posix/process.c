@@ -25,7 +25,12 @@ static _Atomic uint32_t no_epoch;       /* never moves: a process with no block 
 
 /* seen starts unlike the epoch: the first event of the process sets it up
  * (proc_sync), should it come before the library's constructor. */
+#define PASS_WORDS (sizeof(trace_event_set_t) / sizeof(uint64_t))
+const _Atomic uint64_t posixtrace_pass_none[PASS_WORDS];
+static _Atomic uint64_t pass_all[PASS_WORDS];     /* all set when first used */
+
 struct proc posixtrace_proc = {
+    .pass = posixtrace_pass_none,
     .epoch = &no_epoch,
     .seen = 1,
     .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -88,6 +93,24 @@ static void ensure_self(struct proc *p)
 
 /* ---- the streams the process records into ------------------------------------------ */
 
+/* After the mask changed (p->lock held): the recording path's first test. */
+static void set_first_test(struct proc *p)
+{
+    uint64_t mask = atomic_load_explicit(&p->mask, memory_order_relaxed);
+    struct stream *one = NULL;
+    const _Atomic uint64_t *pass = posixtrace_pass_none;
+    if (mask != 0 && (mask & (mask - 1)) == 0) {
+        one = atomic_load_explicit(&p->att[__builtin_ctzll(mask)].s, memory_order_relaxed);
+        pass = one->pass;
+    } else if (mask != 0) {
+        for (size_t w = 0; w < PASS_WORDS; w++)
+            atomic_store_explicit(&pass_all[w], ~(uint64_t)0, memory_order_relaxed);
+        pass = pass_all;
+    }
+    atomic_store_explicit(&p->one, one, memory_order_release);
+    atomic_store_explicit(&p->pass, pass, memory_order_release);
+}
+
 static int attach_locked(struct proc *p, struct stream *s, size_t len, int fd, int owned)
 {
     for (int i = 0; i < 64; i++) {
@@ -99,6 +122,7 @@ static int attach_locked(struct proc *p, struct stream *s, size_t len, int fd, i
         a->owned = owned;
         atomic_store_explicit(&a->s, s, memory_order_relaxed);
         atomic_fetch_or_explicit(&p->mask, (uint64_t)1 << i, memory_order_release);
+        set_first_test(p);
         return 0;
     }
     return EAGAIN;
@@ -113,6 +137,7 @@ static void detach_entry(struct proc *p, int i, int single_threaded)
     struct stream *s = atomic_load_explicit(&a->s, memory_order_relaxed);
     atomic_fetch_and_explicit(&p->mask, ~((uint64_t)1 << i), memory_order_release);
     atomic_store_explicit(&a->s, NULL, memory_order_relaxed);
+    set_first_test(p);
     if (a->owned) {
         if (single_threaded)
             munmap(s, a->len);

@@ -48,6 +48,12 @@ struct attached {
 
 struct proc {
     _Atomic uint64_t  mask;         /* bit i: att[i] in use */
+    /* The recording path's first test (posix/record.c), kept with the mask:
+     * one: the stream when there is just one, else NULL; pass: its pass
+     * bits (stream.h), or with no stream bits all clear, with several all
+     * set (each stream is tested then). */
+    struct stream *_Atomic one;
+    const _Atomic uint64_t *_Atomic pass;
     _Atomic uint32_t *epoch;        /* the block's epoch, or a constant 0 */
     _Atomic uint32_t  seen;         /* the epoch last handled */
     pid_t             pid;
@@ -65,6 +71,9 @@ struct proc {
 };
 
 extern struct proc posixtrace_proc;
+
+/* The pass bits of no stream: nothing to record. */
+extern const _Atomic uint64_t posixtrace_pass_none[];
 
 /* Sets the process up once, with its fork handlers (also done at load by
  * the stream table's constructor: an image that exec left traced finds its

@@ -2,12 +2,14 @@
 /*
  * record.c -- posix_trace_event(): the recording path (S0121, S0122).
  *
- * Kept short because it is the hot path: a process traced into no stream
- * pays a few loads (its block's epoch, its list of streams), an event that
- * a stream filters out one more (the stream's pass bits, stream.h), with no
- * lock; otherwise, for each stream that records, one lock, the header and
- * data copied into the ring, one unlock.  The streams are those the process is traced into,
- * whoever controls them (process.h).
+ * Kept short because it is the hot path.  The first test is one branch
+ * (posix_trace_event, below): a process traced into no stream, and an event
+ * its one stream filters out, cost a few loads and that branch, with no
+ * lock and no walk of its streams -- about what an empty call costs.  Then,
+ * for each stream that records: staged without the lock on a real clock
+ * (stage.h), else one lock, the header and data copied into the ring, one
+ * unlock.  The streams are those the process is traced into, whoever
+ * controls them (process.h).
  */
 #include "posix/process.h"
 #include "posix/stage.h"
@@ -64,40 +66,48 @@ __attribute__((noinline)) static void record_each(uint64_t mask, trace_event_id_
     } while (mask);
 }
 
-/* The tests: nothing is live across a call here, so that the compiler
- * saves no register and the cases with nothing to record cost a few loads
- * and branches: no stream (the mask), filtered out (one more load, the
- * stream's pass bits); the recording itself is a tail call. */
-static inline __attribute__((always_inline)) void
-record_event(trace_event_id_t id, const void *data, size_t len, const void *prog)
+/* After the first test: a controller posted a stream (the block's epoch
+ * moved), or several streams, or none that records id. */
+__attribute__((noinline)) static void record_slow(trace_event_id_t id, const void *data,
+                                                  size_t len, const void *prog)
 {
     struct proc *p = &posixtrace_proc;
+    if (atomic_load_explicit(p->epoch, memory_order_acquire) !=
+        atomic_load_explicit(&p->seen, memory_order_relaxed))
+        proc_sync();                    /* a controller created a stream for us */
     uint64_t mask = atomic_load_explicit(&p->mask, memory_order_acquire);
     if (mask == 0 || id >= __POSIXTRACE_EVENT_ID_LIMIT)
         return;
-    if (__builtin_expect((mask & (mask - 1)) != 0, 0)) {
+    if ((mask & (mask - 1)) != 0) {
         record_each(mask, id, data, len, prog);
         return;
     }
     struct stream *s = atomic_load_explicit(&p->att[__builtin_ctzll(mask)].s,
                                             memory_order_relaxed);
-    if (stream_wants(s, id))            /* traced into one stream: the usual case */
+    if (stream_wants(s, id))
         record_into(s, id, data, len, prog);
 }
 
-__attribute__((noinline)) static void sync_then_record(trace_event_id_t id, const void *data,
-                                                       size_t len, const void *prog)
-{
-    proc_sync();                        /* a controller created a stream for us */
-    record_event(id, data, len, prog);
-}
-
+/* The first test, one branch whatever the case: the block's epoch has not
+ * moved, and the pass bit of id is clear in the process's pass bits (those
+ * of its one stream; none with no stream, all with several: process.h).
+ * A process with no stream or an event filtered out costs a few loads and
+ * that branch; an event of its one stream that records goes straight to
+ * record_into. */
 void posix_trace_event(trace_event_id_t id, const void *restrict data, size_t len)
 {
     struct proc *p = &posixtrace_proc;
-    if (__builtin_expect(atomic_load_explicit(p->epoch, memory_order_acquire) !=
-                         atomic_load_explicit(&p->seen, memory_order_relaxed), 0))
-        sync_then_record(id, data, len, __builtin_return_address(0));
+    uint32_t moved = atomic_load_explicit(p->epoch, memory_order_acquire) ^
+                     atomic_load_explicit(&p->seen, memory_order_relaxed);
+    const _Atomic uint64_t *pass = atomic_load_explicit(&p->pass, memory_order_acquire);
+    unsigned w = id / 64u < STREAM_PASS_WORDS ? id / 64u : (unsigned)STREAM_PASS_WORDS - 1u;
+    uint64_t bit = (atomic_load_explicit(&pass[w], memory_order_relaxed) >> (id % 64u)) &
+                   (uint64_t)(id < __POSIXTRACE_EVENT_ID_LIMIT);
+    if (__builtin_expect((moved | bit) == 0, 1))
+        return;
+    struct stream *s = atomic_load_explicit(&p->one, memory_order_relaxed);
+    if (moved == 0 && s != NULL)
+        record_into(s, id, data, len, __builtin_return_address(0));
     else
-        record_event(id, data, len, __builtin_return_address(0));
+        record_slow(id, data, len, __builtin_return_address(0));
 }
