@@ -192,7 +192,7 @@ FORCE:
 
 # ---- tests -------------------------------------------------------------------
 
-.PHONY: check check-all check-full check-full-all check-unit check-valgrind require-check
+.PHONY: check check-all check-full check-full-all check-unit check-counts-full check-valgrind require-check
 
 # Two tiers (README.md, "Make targets").  'make check' is the fast one, run
 # after each change (about a minute on 2 cores; the aim is 30 s): the unit tests and CHECK_EXTRA
@@ -226,9 +226,15 @@ check-unit check-valgrind:
 else
 # Each suite in a process of its own, UNIT_JOBS at a time (reference/tests/run_suites.sh).
 UNIT_JOBS ?= $(NPROC)
+# The counts suite's invariant runs 2,000 seeded workloads and 60 with a
+# log here; check-counts-full (the slow tier) its 10,000 and 300.
 check-unit: all $(TEST_BIN)
-	CK_TIMEOUT_MULTIPLIER=$(or $(TIME_FACTOR),1) sh reference/tests/run_suites.sh $(UNIT_JOBS) \
-	    build/tests/suites $(TEST_WRAPPER) $(TEST_BIN)
+	CK_TIMEOUT_MULTIPLIER=$(or $(TIME_FACTOR),1) \
+	COUNTS_WORKLOADS=$${COUNTS_WORKLOADS:-2000} COUNTS_LOG_WORKLOADS=$${COUNTS_LOG_WORKLOADS:-60} \
+	sh reference/tests/run_suites.sh $(UNIT_JOBS) build/tests/suites $(TEST_WRAPPER) $(TEST_BIN)
+check-counts-full: all $(TEST_BIN)
+	CK_RUN_SUITE=counts CK_TIMEOUT_MULTIPLIER=$(or $(TIME_FACTOR),1) $(TEST_WRAPPER) $(TEST_BIN)
+CHECK_FULL_EXTRA += check-counts-full
 
 # Each suite in a valgrind of its own, VALGRIND_JOBS at a time (one a
 # processor).  The multi-process stress test writes 20,000 events a thread
