@@ -144,16 +144,27 @@ def measure(args, ref, lt, work):
 
     n = str(args.events)
     env = lt.env
+
+    def settled():
+        """After an LTTng-UST run its consumer daemon still writes the
+        sub-buffers out: 'lttng stop' waits for that, so that the next run,
+        either tracer's, has the two cores to itself."""
+        lt("stop", "rec")
+        lt("start", "rec")
+
     # 1. Recording, the event enabled in a running session.
     lt.session("rec", os.path.join(work, "rec"))
     for i in range(args.runs):
         alternate(i, lambda: (add("record-sim", "reference", figure([ref, "record-sim", n])["record-sim"]),
                               add("record-real", "reference", figure([ref, "record-real", n])["record-real"])),
-                  lambda: add("record", "lttng", figure([args.lttng_bin, "record", n], env)["record"]))
+                  lambda: (add("record", "lttng", figure([args.lttng_bin, "record", n], env)["record"]),
+                           settled()))
         for t in args.threads:
             def one(tracer, argv, e=None, t=t):
                 f = figure(argv + ["threads", str(t), n], e)
                 add("threads%d" % t, tracer, f["threads%d" % t])
+                if tracer == "lttng":
+                    settled()
             alternate(i, lambda: one("reference", [ref]), lambda: one("lttng", [args.lttng_bin], env))
     # 2. The event not enabled (the reference: filtered out by the stream).
     lt("disable-event", "-u", "-s", "rec", "-c", "ch", "bench:ev8")
@@ -326,7 +337,9 @@ def main():
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--runs", type=int, default=9, help="runs of each case (the median is kept)")
     ap.add_argument("--log-runs", type=int, default=3, help="runs of the log cases")
-    ap.add_argument("--events", type=int, default=4000000, help="events a recording run")
+    ap.add_argument("--events", type=int, default=20000000,
+                    help="events a recording run (long enough that the first touch of new "
+                         "per-thread or per-CPU buffers is not most of the figure)")
     ap.add_argument("--flush-events", type=int, default=10000000, help="events of the log cases")
     ap.add_argument("--threads", default="1,2,4")
     ap.add_argument("--json", default=os.path.join(REPO, "reports", "bench.json"))

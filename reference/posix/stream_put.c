@@ -104,23 +104,8 @@ void stream_make_room(struct stream *s, uint64_t need)
         RING_HDR_FIELD(&s->ring, s->ring.tail, len, &len);
         RING_HDR_FIELD(&s->ring, s->ring.tail, ts, &ts);
         s->ring.tail += rec_size(len & REC_LEN_MASK);
-        stream_lose(s, ts);
+        stream_lose(s, ts);             /* the overrun and full status too */
     }
-    s->overrun = POSIX_TRACE_OVERRUN;                   /* S0248 */
-    s->full = POSIX_TRACE_FULL;
-}
-
-void stream_lose(struct stream *s, uint64_t ts)
-{
-    if (s->ovf == OVF_NONE) {
-        s->ovf = OVF_PENDING;
-        s->ovf_ts = ts;
-    } else if (s->ovf == OVF_PENDING && ts < s->ovf_ts) {
-        s->ovf_ts = ts;                 /* a lane's, older than the ring's */
-    }
-    s->lost++;
-    s->overrun = POSIX_TRACE_OVERRUN;
-    s->full = POSIX_TRACE_FULL;
 }
 
 void stream_drop_upto(struct stream *s, uint64_t cut)

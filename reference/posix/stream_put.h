@@ -57,8 +57,20 @@ static inline uint64_t stream_now(struct stream *s)
 /* The slow paths of stream_put (stream_put.c). */
 void stream_make_room(struct stream *s, uint64_t need);
 /* LOOP: an event of time ts lost, as the ring's oldest when overwritten:
- * counted, the overrun status, OVERFLOW from the oldest lost (S0248, S0279). */
-void stream_lose(struct stream *s, uint64_t ts);
+ * counted, the overrun status, OVERFLOW from the oldest lost (S0248, S0279).
+ * Inline: a wrapping ring loses one an event. */
+static inline void stream_lose(struct stream *s, uint64_t ts)
+{
+    if (s->ovf == OVF_NONE) {
+        s->ovf = OVF_PENDING;
+        s->ovf_ts = ts;
+    } else if (s->ovf == OVF_PENDING && ts < s->ovf_ts) {
+        s->ovf_ts = ts;                 /* a lane's, older than the ring's */
+    }
+    s->lost++;
+    s->overrun = POSIX_TRACE_OVERRUN;                   /* S0248 */
+    s->full = POSIX_TRACE_FULL;
+}
 /* LOOP: drops the ring's events of time cut or older (posix/stage.c). */
 void stream_drop_upto(struct stream *s, uint64_t cut);
 int  stream_full_until(struct stream *s);
