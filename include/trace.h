@@ -239,6 +239,57 @@ int  posix_trace_trygetnext_event(trace_id_t,
  * name is passed to sysconf(). */
 long posix_trace_sysconf(int name);
 
+/* ---- posix_trace_event(): its first test in the caller (GNU C) ---------- */
+/*
+ * posix_trace_event() is also a macro here, as XSH 2.1.1 allows for any
+ * function (its address, or "(posix_trace_event)(...)", is the function):
+ * an inline test, one branch, tells whether the library has work for an
+ * event of this type -- a stream of the process may record it, or a
+ * controller has posted the process a new stream -- so that an event with
+ * nothing to record (the process traced into no stream, or its type
+ * filtered out) costs a few loads in the caller and no call.  The function
+ * repeats the test.  Each argument is evaluated once (C11 7.1.4).
+ * __posixtrace_gate is the library's, written by it alone; its layout is
+ * part of the version node of the library's interface.  Define
+ * POSIXTRACE_NO_INLINE_EVENT to call the function every time.
+ */
+#if defined(__GNUC__)
+struct __posixtrace_gate {
+    const unsigned int *__epoch;            /* the process block's epoch */
+    unsigned int __seen;                    /* the epoch the process last handled */
+    const unsigned long long *__pass;       /* bit id: a stream of the process may
+                                             * record id (all set: look at each) */
+};
+extern struct __posixtrace_gate __posixtrace_gate;
+
+#define __POSIXTRACE_PASS_WORDS \
+    ((unsigned int)(sizeof(trace_event_set_t) / sizeof(unsigned long long)))
+
+static __inline__ __attribute__((__always_inline__)) int
+__posixtrace_event_has_work(trace_event_id_t __id)
+{
+    const unsigned long long *__pass =
+        __atomic_load_n(&__posixtrace_gate.__pass, __ATOMIC_ACQUIRE);
+    unsigned int __w = __id / 64u < __POSIXTRACE_PASS_WORDS ? __id / 64u
+                                                              : __POSIXTRACE_PASS_WORDS - 1u;
+    unsigned int __moved = __atomic_load_n(__posixtrace_gate.__epoch, __ATOMIC_ACQUIRE) ^
+                           __atomic_load_n(&__posixtrace_gate.__seen, __ATOMIC_RELAXED);
+    unsigned long long __bit = (__atomic_load_n(&__pass[__w], __ATOMIC_RELAXED) >> (__id % 64u)) &
+                               (unsigned long long)(__id < __POSIXTRACE_EVENT_ID_LIMIT);
+    return __builtin_expect((__moved | __bit) != 0, 0);
+}
+
+#if !defined(__cplusplus) && !defined(POSIXTRACE_NO_INLINE_EVENT)
+static __inline__ __attribute__((__always_inline__)) void
+__posixtrace_event(trace_event_id_t __id, const void *__restrict __data, size_t __len)
+{
+    if (__posixtrace_event_has_work(__id))
+        (posix_trace_event)(__id, __data, __len);
+}
+#define posix_trace_event(id, data, len) __posixtrace_event((id), (data), (len))
+#endif
+#endif
+
 __POSIXTRACE_END_API
 
 #endif /* POSIXTRACE_TRACE_H */

@@ -2,7 +2,7 @@
 """The shared library's one way in (issue 15, item 3): build/lib/libposixtrace.so
 exports exactly the functions that the public headers (include/*.h, those
 'make install' installs) declare, each under the version node of
-include/libposixtrace.map, and no data.
+include/libposixtrace.map, and no data but posix_trace_event's gate.
 
 The exported symbols are read from the library's dynamic symbol table
 (readelf, which reads an ELF file of any target); the declarations from the
@@ -182,12 +182,30 @@ def test_the_library_exports_exactly_the_public_headers_functions():
             name, kind, typ, decl[name])
 
 
-def test_no_data_is_exported():
-    """The interface is functions only: data would tie programs to its size
-    (copy relocations)."""
+# The one object of the interface: posix_trace_event's first test, inline in
+# the caller (<trace.h>), reads it.  It ties programs to its size (copy
+# relocations), so its layout is part of the version node; nothing else may.
+GATE = "__posixtrace_gate"        # {pointer, unsigned int, pointer}: 3 pointers
+
+
+def test_no_data_is_exported_but_the_gate():
+    """The interface is functions and the gate: other data would tie
+    programs to its size too (copy relocations)."""
     data = sorted(n for n, (t, _) in exported(LIB_SO).items()
                   if t in ("OBJECT", "TLS", "COMMON") and n != version_node())
-    assert not data, "data symbols exported: %s" % ", ".join(data)
+    assert data == [GATE], "data symbols exported: %s (only %s may be)" % (
+        ", ".join(data), GATE)
+
+
+def test_the_gate_keeps_its_size():
+    out = subprocess.run(["readelf", "--dyn-syms", "--wide", LIB_SO], stdout=subprocess.PIPE,
+                         universal_newlines=True, check=True).stdout
+    sizes = [int(f[2], 0) for f in (line.split() for line in out.splitlines())
+             if len(f) >= 8 and f[7].partition("@")[0] == GATE]
+    ptr = 8 if "64" in subprocess.run(["readelf", "-h", LIB_SO], stdout=subprocess.PIPE,
+                                      universal_newlines=True, check=True).stdout.split(
+                                          "Class:")[1].split()[0] else 4
+    assert sizes == [3 * ptr], "%s is %s bytes, its layout fixes %d" % (GATE, sizes, 3 * ptr)
 
 
 def test_an_options_functions_are_exported_when_the_header_supports_it():

@@ -23,16 +23,19 @@
 
 static _Atomic uint32_t no_epoch;       /* never moves: a process with no block */
 
+#define PASS_WORDS (sizeof(trace_event_set_t) / sizeof(unsigned long long))
+static const unsigned long long pass_none[PASS_WORDS];  /* no stream: nothing to record */
+static unsigned long long pass_all[PASS_WORDS];         /* several: all set when first used */
+
 /* seen starts unlike the epoch: the first event of the process sets it up
  * (proc_sync), should it come before the library's constructor. */
-#define PASS_WORDS (sizeof(trace_event_set_t) / sizeof(uint64_t))
-const _Atomic uint64_t posixtrace_pass_none[PASS_WORDS];
-static _Atomic uint64_t pass_all[PASS_WORDS];     /* all set when first used */
+struct __posixtrace_gate __posixtrace_gate = {
+    .__epoch = (const unsigned int *)&no_epoch,
+    .__seen = 1,
+    .__pass = pass_none,
+};
 
 struct proc posixtrace_proc = {
-    .pass = posixtrace_pass_none,
-    .epoch = &no_epoch,
-    .seen = 1,
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .self_fd = -1,
     .ns_fd = -1,
@@ -85,7 +88,7 @@ static void ensure_self(struct proc *p)
         p->ns = p->self;
         p->ns_fd = p->self_fd;
         p->names = &p->self->names;
-        p->epoch = &p->self->epoch;
+        proc_set_epoch(&p->self->epoch);
     } else {
         p->names = &private_names;
     }
@@ -98,17 +101,17 @@ static void set_first_test(struct proc *p)
 {
     uint64_t mask = atomic_load_explicit(&p->mask, memory_order_relaxed);
     struct stream *one = NULL;
-    const _Atomic uint64_t *pass = posixtrace_pass_none;
+    const unsigned long long *pass = pass_none;
     if (mask != 0 && (mask & (mask - 1)) == 0) {
         one = atomic_load_explicit(&p->att[__builtin_ctzll(mask)].s, memory_order_relaxed);
-        pass = one->pass;
+        pass = (const unsigned long long *)one->pass;      /* same size and bits */
     } else if (mask != 0) {
         for (size_t w = 0; w < PASS_WORDS; w++)
-            atomic_store_explicit(&pass_all[w], ~(uint64_t)0, memory_order_relaxed);
+            __atomic_store_n(&pass_all[w], ~0ull, __ATOMIC_RELAXED);
         pass = pass_all;
     }
     atomic_store_explicit(&p->one, one, memory_order_release);
-    atomic_store_explicit(&p->pass, pass, memory_order_release);
+    __atomic_store_n(&__posixtrace_gate.__pass, pass, __ATOMIC_RELEASE);
 }
 
 static int attach_locked(struct proc *p, struct stream *s, size_t len, int fd, int owned)
@@ -218,7 +221,7 @@ static void drop_dead(struct proc *p)
 static void sync_streams(struct proc *p)
 {
     pthread_mutex_lock(&p->lock);
-    uint32_t e = atomic_load(p->epoch);
+    uint32_t e = proc_epoch();
     drop_dead(p);
     if (p->self != NULL) {
         shm_lock(&p->self->lock);
@@ -242,7 +245,7 @@ static void sync_streams(struct proc *p)
         }
         shm_unlock(&p->self->lock);
     }
-    atomic_store(&p->seen, e);
+    proc_set_seen(e);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -387,7 +390,7 @@ static void proc_prepare_fork(void)
     struct proc *p = &posixtrace_proc;
     /* A stream posted to this process that it has not attached yet (it
      * recorded nothing since) is inherited all the same (S0298). */
-    if (atomic_load(p->epoch) != atomic_load(&p->seen))
+    if (proc_epoch() != proc_seen())
         sync_streams(p);
     pthread_mutex_lock(&p->lock);
     ensure_self(p);
@@ -454,13 +457,13 @@ static void proc_after_fork_child(void)
     p->fork_pb = NULL;
     /* The block's epoch is 0 until the parent posts a stream, which it can
      * do as soon as the pid below is visible: the next event syncs. */
-    atomic_store(&p->seen, 0);
+    proc_set_seen(0);
     if (b != NULL) {
         atomic_store(&b->pid, p->pid);
         p->self = b;
         p->self_fd = p->fork_fd;
         shm_set_cloexec(p->self_fd, 0);     /* found again after exec */
-        p->epoch = &b->epoch;
+        proc_set_epoch(&b->epoch);
         if (!(kept && b->ns_shared && ns != NULL)) {
             b->ns_shared = 0;
             b->ns_id = b->id;
@@ -475,7 +478,7 @@ static void proc_after_fork_child(void)
          * traced by pid. */
         p->self = NULL;
         p->self_fd = -1;
-        p->epoch = &no_epoch;
+        proc_set_epoch(&no_epoch);
     }
     p->fork_fd = -1;
     if (parent != NULL && parent != p->ns)
@@ -570,7 +573,7 @@ static void find_after_exec(struct proc *p)
         struct pb *b = f[own].map;
         p->self = b;
         p->self_fd = f[own].fd;
-        p->epoch = &b->epoch;
+        proc_set_epoch(&b->epoch);
         p->ns = b;
         p->ns_fd = p->self_fd;
         for (int i = 0; i < n && traced && b->ns_shared; i++)

@@ -19,6 +19,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <trace.h>
 #include "stream/event_names.h"
 #include "shm/shm.h"
 
@@ -48,14 +49,9 @@ struct attached {
 
 struct proc {
     _Atomic uint64_t  mask;         /* bit i: att[i] in use */
-    /* The recording path's first test (posix/record.c), kept with the mask:
-     * one: the stream when there is just one, else NULL; pass: its pass
-     * bits (stream.h), or with no stream bits all clear, with several all
-     * set (each stream is tested then). */
+    /* The stream when there is just one, else NULL: kept with the mask, as
+     * is the pass pointer of __posixtrace_gate (proc_gate below). */
     struct stream *_Atomic one;
-    const _Atomic uint64_t *_Atomic pass;
-    _Atomic uint32_t *epoch;        /* the block's epoch, or a constant 0 */
-    _Atomic uint32_t  seen;         /* the epoch last handled */
     pid_t             pid;
     pthread_mutex_t   lock;         /* guards what follows (local) */
     struct attached   att[64];
@@ -72,8 +68,28 @@ struct proc {
 
 extern struct proc posixtrace_proc;
 
-/* The pass bits of no stream: nothing to record. */
-extern const _Atomic uint64_t posixtrace_pass_none[];
+/* The recording path's first test (<trace.h>: posix_trace_event, inline in
+ * the caller, and posix/record.c) reads __posixtrace_gate: the epoch of the
+ * process's block (a constant 0 with no block) and the one it last handled,
+ * and the pass bits of its one stream (stream.h), or with no stream bits
+ * all clear, with several all set (each stream is tested then).  Written
+ * here, as the library's atomics. */
+static inline uint32_t proc_epoch(void)
+{
+    return __atomic_load_n(__posixtrace_gate.__epoch, __ATOMIC_ACQUIRE);
+}
+static inline uint32_t proc_seen(void)
+{
+    return __atomic_load_n(&__posixtrace_gate.__seen, __ATOMIC_ACQUIRE);
+}
+static inline void proc_set_seen(uint32_t e)
+{
+    __atomic_store_n(&__posixtrace_gate.__seen, e, __ATOMIC_RELEASE);
+}
+static inline void proc_set_epoch(_Atomic uint32_t *e)
+{
+    __atomic_store_n(&__posixtrace_gate.__epoch, (const unsigned int *)e, __ATOMIC_RELEASE);
+}
 
 /* Sets the process up once, with its fork handlers (also done at load by
  * the stream table's constructor: an image that exec left traced finds its

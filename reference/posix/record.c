@@ -72,8 +72,7 @@ __attribute__((noinline)) static void record_slow(trace_event_id_t id, const voi
                                                   size_t len, const void *prog)
 {
     struct proc *p = &posixtrace_proc;
-    if (atomic_load_explicit(p->epoch, memory_order_acquire) !=
-        atomic_load_explicit(&p->seen, memory_order_relaxed))
+    if (proc_epoch() != proc_seen())
         proc_sync();                    /* a controller created a stream for us */
     uint64_t mask = atomic_load_explicit(&p->mask, memory_order_acquire);
     if (mask == 0 || id >= __POSIXTRACE_EVENT_ID_LIMIT)
@@ -88,25 +87,17 @@ __attribute__((noinline)) static void record_slow(trace_event_id_t id, const voi
         record_into(s, id, data, len, prog);
 }
 
-/* The first test, one branch whatever the case: the block's epoch has not
- * moved, and the pass bit of id is clear in the process's pass bits (those
- * of its one stream; none with no stream, all with several: process.h).
- * A process with no stream or an event filtered out costs a few loads and
- * that branch; an event of its one stream that records goes straight to
- * record_into. */
-void posix_trace_event(trace_event_id_t id, const void *restrict data, size_t len)
+/* The first test, one branch whatever the case (<trace.h>: the caller made
+ * it already, inline, unless it called the function by its address): the
+ * block's epoch has not moved, and the pass bit of id is clear in the
+ * process's pass bits (process.h).  An event of its one stream that
+ * records goes straight to record_into. */
+void (posix_trace_event)(trace_event_id_t id, const void *restrict data, size_t len)
 {
-    struct proc *p = &posixtrace_proc;
-    uint32_t moved = atomic_load_explicit(p->epoch, memory_order_acquire) ^
-                     atomic_load_explicit(&p->seen, memory_order_relaxed);
-    const _Atomic uint64_t *pass = atomic_load_explicit(&p->pass, memory_order_acquire);
-    unsigned w = id / 64u < STREAM_PASS_WORDS ? id / 64u : (unsigned)STREAM_PASS_WORDS - 1u;
-    uint64_t bit = (atomic_load_explicit(&pass[w], memory_order_relaxed) >> (id % 64u)) &
-                   (uint64_t)(id < __POSIXTRACE_EVENT_ID_LIMIT);
-    if (__builtin_expect((moved | bit) == 0, 1))
+    if (!__posixtrace_event_has_work(id))
         return;
-    struct stream *s = atomic_load_explicit(&p->one, memory_order_relaxed);
-    if (moved == 0 && s != NULL)
+    struct stream *s = atomic_load_explicit(&posixtrace_proc.one, memory_order_relaxed);
+    if (proc_epoch() == proc_seen() && s != NULL)
         record_into(s, id, data, len, __builtin_return_address(0));
     else
         record_slow(id, data, len, __builtin_return_address(0));

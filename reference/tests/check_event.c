@@ -66,6 +66,35 @@ START_TEST(test_event_data_recorded)
 }
 END_TEST
 
+/* <trace.h> makes posix_trace_event a macro too (its first test inline in
+ * the caller, XSH 2.1.1): each argument is evaluated exactly once (C11
+ * 7.1.4), the event recorded is the one asked for, and the function by its
+ * own name, "(posix_trace_event)(...)", records the same (S0121, S0122). */
+START_TEST(test_event_macro_evaluates_once)
+{
+    trace_id_t trid = tu_stream_sim_started();
+    trace_event_id_t ids[2] = { POSIX_TRACE_UNNAMED_USEREVENT, POSIX_TRACE_UNNAMED_USEREVENT };
+    const char *texts[2] = { "ab", "cd" };
+    size_t lens[2] = { 2, 2 };
+    int i = 0, j = 0, k = 0;
+    posix_trace_event(ids[i++], texts[j++], lens[k++]);
+    ck_assert_int_eq(i, 1);
+    ck_assert_int_eq(j, 1);
+    ck_assert_int_eq(k, 1);
+    (posix_trace_event)(ids[i++], texts[j++], lens[k++]);
+    struct tu_ev ev;
+    ck_assert(tu_read1(trid, &ev));                     /* START */
+    for (int n = 0; n < 2; n++) {
+        ck_assert(tu_read1(trid, &ev));
+        ck_assert_int_eq(ev.info.posix_event_id, POSIX_TRACE_UNNAMED_USEREVENT);
+        ck_assert_uint_eq(ev.len, 2);
+        ck_assert_mem_eq(ev.data, texts[n], 2);
+    }
+    ck_assert(!tu_read1(trid, &ev));
+    tu_shutdown(trid);
+}
+END_TEST
+
 /* S0121: the data is copied when the event is recorded. */
 START_TEST(test_event_data_copied)
 {
@@ -317,6 +346,7 @@ Suite *suite_event(void)
 
     tc = tu_tcase("what");
     tcase_add_test(tc, test_event_data_recorded);
+    tcase_add_test(tc, test_event_macro_evaluates_once);
     tcase_add_test(tc, test_event_data_copied);
     tcase_add_test(tc, test_event_truncated_record);
     tcase_add_test(tc, test_event_exact_maxdata);
