@@ -247,8 +247,9 @@ long posix_trace_sysconf(int name);
  * event of this type -- a stream of the process may record it, or a
  * controller has posted the process a new stream -- so that an event with
  * nothing to record (the process traced into no stream, or its type
- * filtered out) costs a few loads in the caller and no call.  The function
- * repeats the test.  Each argument is evaluated once (C11 7.1.4).
+ * filtered out) costs a few loads in the caller and no call; else it calls
+ * __posixtrace_event_work(), the function less that test (which the
+ * function itself makes).  Each argument is evaluated once (C11 7.1.4).
  * __posixtrace_gate is the library's, written by it alone; its layout is
  * part of the version node of the library's interface.  Define
  * POSIXTRACE_NO_INLINE_EVENT to call the function every time.
@@ -261,6 +262,7 @@ struct __posixtrace_gate {
                                              * record id (all set: look at each) */
 };
 extern struct __posixtrace_gate __posixtrace_gate;
+void __posixtrace_event_work(trace_event_id_t, const void *__restrict, size_t);
 
 #define __POSIXTRACE_PASS_WORDS \
     ((unsigned int)(sizeof(trace_event_set_t) / sizeof(unsigned long long)))
@@ -284,7 +286,7 @@ static __inline__ __attribute__((__always_inline__)) void
 __posixtrace_event(trace_event_id_t __id, const void *__restrict __data, size_t __len)
 {
     if (__posixtrace_event_has_work(__id))
-        (posix_trace_event)(__id, __data, __len);
+        __posixtrace_event_work(__id, __data, __len);
 }
 #define posix_trace_event(id, data, len) __posixtrace_event((id), (data), (len))
 #endif

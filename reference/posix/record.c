@@ -87,18 +87,30 @@ __attribute__((noinline)) static void record_slow(trace_event_id_t id, const voi
         record_into(s, id, data, len, prog);
 }
 
-/* The first test, one branch whatever the case (<trace.h>: the caller made
- * it already, inline, unless it called the function by its address): the
- * block's epoch has not moved, and the pass bit of id is clear in the
- * process's pass bits (process.h).  An event of its one stream that
- * records goes straight to record_into. */
-void (posix_trace_event)(trace_event_id_t id, const void *restrict data, size_t len)
+/* Past the first test: an event of the process's one stream that records
+ * goes straight to record_into. */
+static inline __attribute__((always_inline)) void
+record_past_gate(trace_event_id_t id, const void *data, size_t len, const void *prog)
 {
-    if (!__posixtrace_event_has_work(id))
-        return;
     struct stream *s = atomic_load_explicit(&posixtrace_proc.one, memory_order_relaxed);
     if (proc_epoch() == proc_seen() && s != NULL)
-        record_into(s, id, data, len, __builtin_return_address(0));
+        record_into(s, id, data, len, prog);
     else
-        record_slow(id, data, len, __builtin_return_address(0));
+        record_slow(id, data, len, prog);
+}
+
+/* The first test, one branch whatever the case: the block's epoch has not
+ * moved, and the pass bit of id is clear in the process's pass bits
+ * (process.h).  Made here when the function is called by its name or
+ * address; <trace.h>'s macro makes it inline in the caller and calls
+ * __posixtrace_event_work, the rest. */
+void (posix_trace_event)(trace_event_id_t id, const void *restrict data, size_t len)
+{
+    if (__posixtrace_event_has_work(id))
+        record_past_gate(id, data, len, __builtin_return_address(0));
+}
+
+void __posixtrace_event_work(trace_event_id_t id, const void *restrict data, size_t len)
+{
+    record_past_gate(id, data, len, __builtin_return_address(0));
 }
