@@ -34,6 +34,7 @@
 struct stage_cache {
     struct stream *s;
     pid_t          pid;                 /* the process that claimed it (fork) */
+    uint64_t       thread;              /* pthread_self(), as origin_of_caller has it */
     uint64_t       token;               /* this thread's owner word */
     struct stage  *st;
     unsigned char *buf;                 /* st's buffer, */
@@ -81,6 +82,9 @@ static int claim(struct stage_cache *c, struct stream *s)
     pthread_once(&give_back_once, make_give_back_key);
     if (c->pid != posixtrace_proc.pid || c->token == 0) {
         c->pid = posixtrace_proc.pid;   /* a new thread, or the child of fork */
+        struct origin o;
+        origin_of_caller(&o, NULL);
+        c->thread = o.thread;
         c->token = ((uint64_t)(uint32_t)c->pid << 32) | (atomic_fetch_add(&thread_count, 1) + 1u);
     } else if (c->st != NULL) {
         uint64_t mine = c->token;       /* another stream: give the old one back */
@@ -134,9 +138,11 @@ static void stage_copy_out(struct stage *st, uint64_t off, void *dst, uint64_t n
     }
 }
 
-/* One field of the record header at off in st. */
+/* One field of the record header at off in st: a record starts on 8 bytes
+ * and its fields lie within 8-byte words, so none is cut by the wrap. */
 #define STAGE_HDR_FIELD(st, off, field, dst) \
-    stage_copy_out((st), (off) + offsetof(struct rec_hdr, field), (dst), sizeof *(dst))
+    memcpy((dst), stage_buf(st) + (((off) + offsetof(struct rec_hdr, field)) & ((st)->cap - 1)), \
+           sizeof *(dst))
 
 /* Drops the oldest events of st from t while they and the newer ones are
  * more than the ring holds: the ring would have overwritten them (S0032).  Keeps their
@@ -250,19 +256,23 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
         if (head + size - tail > c->mask + 1)
             return 0;
     }
-    struct origin o;
-    origin_of_caller(&o, prog);
+    /* The origin: the process and thread are the buffer's (its owner), the
+     * program address the caller's, the CPU now. */
+    int cpu = origin_cpu();
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     struct rec_hdr h = {
-        .ts = timespec_to_ns(&now), .thread = o.thread, .prog = o.prog, .id = id,
-        .pid = o.pid, .len = n | (truncated ? REC_TRUNCATED : 0), .cpu = o.cpu,
+        .ts = timespec_to_ns(&now), .thread = c->thread, .prog = (uint64_t)(uintptr_t)prog,
+        .id = id, .pid = (uint32_t)c->pid, .len = n | (truncated ? REC_TRUNCATED : 0),
+        .cpu = cpu,
     };
     uint64_t pos = head & c->mask;
     if (pos + size <= c->mask + 1) {            /* the common case: no wrap */
         unsigned char *p = c->buf + pos;
         memcpy(p, &h, sizeof h);
-        if (n) {
+        if (n == 8) {
+            memcpy(p + sizeof h, data, 8);      /* the common size, inlined */
+        } else if (n) {
             uint64_t zero = 0;          /* defined padding: the log copies records */
             memcpy(p + size - 8, &zero, 8);
             memcpy(p + sizeof h, data, n);

@@ -46,9 +46,13 @@ void origin_of_caller(struct origin *o, const void *prog)
     o->thread = 0;
     memcpy(&o->thread, &self, sizeof self < sizeof o->thread ? sizeof self : sizeof o->thread);
     o->prog = (uint64_t)(uintptr_t)prog;
-    o->cpu = sim_cpu_of_thread();
-    if (o->cpu < 0)
-        o->cpu = sched_getcpu();
+    o->cpu = origin_cpu();
+}
+
+int origin_cpu(void)
+{
+    int cpu = sim_cpu_of_thread();
+    return cpu >= 0 ? cpu : sched_getcpu();
 }
 
 /* The rank (1, 2, ...) of the calling thread among those that recorded

@@ -24,6 +24,8 @@ struct origin {
 
 /* The origin of an event recorded by the calling thread at address prog. */
 void origin_of_caller(struct origin *o, const void *prog);
+/* The CPU of an event now: the simulated one of the thread, else the real. */
+int  origin_cpu(void);
 
 /* The same with deterministic origins (posixtrace_attr_setsimorigin): the
  * stream's pid, the thread's rank, no address.  Lock held. */
