@@ -271,8 +271,8 @@ MUTANTS = [
                    "    stream_put(s, id, data, n, truncated, &o);",
                    "    stream_put(s, id, data, n, 0, &o);"),
                   ("posix/stage.c",                   # events staged without the lock
-                   ".pid = o.pid, .len = n | (truncated ? REC_TRUNCATED : 0), .cpu = o.cpu,",
-                   ".pid = o.pid, .len = n, .cpu = o.cpu,")],
+                   ".id = id, .pid = (uint32_t)c->pid, .len = n | (truncated ? REC_TRUNCATED : 0),",
+                   ".id = id, .pid = (uint32_t)c->pid, .len = n,")],
         "collateral": ["getnext.truncated-read-overrides", "xsh211.truncation-values"],
     },
     {
