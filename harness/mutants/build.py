@@ -91,11 +91,13 @@ class Implementation:
         base_objdir) of the files this copy did not change."""
         os.makedirs(objdir, exist_ok=True)
         jobs = []
+        # A changed header reaches every file that includes it: all compile.
+        every = "*" in self.changed or any(n.endswith(".h") for n in self.changed)
         for src in self.sources():
             name = os.path.relpath(src, self.src)          # as the edits name it
             obj = os.path.join(objdir, name[:-2].replace(os.sep, "_") + ".o")
             base_obj = base_objdir and os.path.join(base_objdir, os.path.basename(obj))
-            if base_obj and "*" not in self.changed and name not in self.changed \
+            if base_obj and not every and name not in self.changed \
                     and os.path.exists(base_obj):
                 shutil.copy(base_obj, obj)
                 continue
