@@ -174,8 +174,9 @@ COVERAGE_EXTRA += check-conformance
 .PHONY: check-pytest check-pytest-slow check-mutants
 PYTEST_JOBS ?= auto
 PYTEST_PARALLEL = $$($(PYTHON) -c 'import xdist' 2>/dev/null && echo '-n $(PYTEST_JOBS)')
-# After the conformance run: some tests read the report it leaves in reports/.
-check-pytest: all conformance-build | check-conformance
+# The fast tests need no report and start at once, beside the conformance
+# run; the slow ones come after it: some read the report it leaves in reports/.
+check-pytest: all conformance-build
 	$(PYTHON) -m pytest -q $(PYTEST_PARALLEL) -m "not slow" harness/tests
 check-pytest-slow: all conformance-build | check-conformance
 	$(PYTHON) -m pytest -q $(PYTEST_PARALLEL) -m slow harness/tests
