@@ -179,7 +179,10 @@ def measure(args, ref, lt, work):
     # 4. A log: --flush-events at full speed; what reaches it, its size, the read back.
     fe = str(args.flush_events)
     for i in range(args.log_runs):
+        # Each log run starts with no dirty pages behind it (the last run's
+        # hundreds of MB being written back would slow this one's writes).
         def ref_log():
+            os.sync()
             f = figure([ref, "log", fe, work])
             add("log-kept", "reference", f["log-kept"])
             add("log-bytes", "reference", f["log-bytes-per-event"])
@@ -187,6 +190,7 @@ def measure(args, ref, lt, work):
 
         def lt_log(i=i):
             out = os.path.join(work, "log%d" % i)
+            os.sync()
             lt.session("log%d" % i, out)
             figure([args.lttng_bin, "burst", fe], env)
             lt("stop", "log%d" % i)
