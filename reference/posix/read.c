@@ -63,6 +63,7 @@ static inline void take(struct stream *s, struct rec_hdr *h, void *data, size_t 
         ring_copy_out(&s->ring, s->ring.tail + REC_HDR_SIZE, data, n);
     s->ring.tail += rec_size(len);                      /* S0218 */
     s->taken++;                                         /* stream_counts.c */
+    s->taken_ts = h->ts;                /* an OVERFLOW after it is no older (stage.c) */
     if (s->policy == POSIX_TRACE_LOOP)
         s->full = POSIX_TRACE_NOT_FULL;     /* the read made room */
     if (s->autostopped && ring_used(&s->ring) == 0 && s->state == SLOT_ACTIVE) {

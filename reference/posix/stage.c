@@ -177,6 +177,15 @@ static void lane_drop(struct stream *s, struct stage *st)
     shm_unlock(&s->lock);
 }
 
+/* An event lost from a lane: as stream_lose, but recorded no earlier than
+ * the last event taken out -- an event staged long before it reached the
+ * ring (its thread slow to publish it, or killed) would otherwise give an
+ * OVERFLOW older than events already read or in the log (lock held). */
+static void lane_lose(struct stream *s, uint64_t ts)
+{
+    stream_lose(s, ts < s->taken_ts ? s->taken_ts : ts);
+}
+
 /* The events the lanes in used dropped, counted in the stream as the ring
  * counts those it overwrites (stream_lose; S0248, S0279); and since a LOOP
  * ring keeps its newest events and nothing older than one it overwrote
@@ -201,7 +210,7 @@ static void lane_account(struct stream *s, uint32_t used)
             continue;
         s->recorded += st->dropped;
         s->lost += st->dropped - 1;
-        stream_lose(s, st->drop_ts);    /* the last of them: the oldest's time */
+        lane_lose(s, st->drop_ts);      /* the last of them: the oldest's time */
         st->dropped = 0;
     }
 }
@@ -302,7 +311,7 @@ static void put_staged(struct stream *s, struct rec_hdr *h, const void *data)
         return;                         /* filtered out, stopped or full since it was staged */
     if (h->ts <= s->lane_cut) {         /* older than one a lane dropped */
         s->recorded++;
-        stream_lose(s, h->ts);
+        lane_lose(s, h->ts);
         return;
     }
     uint64_t ts = h->ts < s->last_ts ? s->last_ts : h->ts;

@@ -159,6 +159,7 @@ struct stream {
     uint64_t        last_ts;        /* timestamp of the last record written */
     uint64_t        lane_cut;       /* a lane dropped an event of this time: none
                                      * older is kept (posix/stage.c) */
+    uint64_t        taken_ts;       /* time of the last event taken out (read.c) */
     _Atomic uint32_t stages_used;   /* bit i: stages[i] was ever claimed */
     struct stage    stages[STAGE_SLOTS];
 };

@@ -493,6 +493,43 @@ START_TEST(test_lane_keeps_what_the_ring_keeps)
 }
 END_TEST
 
+/* S0279, S0216: events a lane drops that were staged long before they
+ * reached the ring (a thread slow to publish them, or killed: the sigkill
+ * suite saw it under qemu) give an OVERFLOW no older than the events read
+ * before it: timestamps read never go back. */
+START_TEST(test_lane_overflow_never_goes_back)
+{
+    struct tu_opts o = { .streamsize = 4096 };
+    trace_id_t trid = tu_stream(&o);                    /* CLOCK_REALTIME, LOOP */
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct tu_ev ev;
+    ck_assert(tu_read1(trid, &ev));                     /* START */
+    uint64_t t0 = (uint64_t)tu_ns(ev.info.posix_timestamp);
+    struct payload p = { 0, 0 };
+    posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &p, sizeof p);
+    ck_assert(tu_read1(trid, &ev));
+    uint64_t last = (uint64_t)tu_ns(ev.info.posix_timestamp);
+    struct stream *s = stream_acquire(trid);
+    ck_assert_ptr_nonnull(s);
+    uint64_t n = s->ring.cap / (REC_HDR_SIZE + 8) + 10;     /* more than the ring holds */
+    ck_assert_uint_ge(s->stages[1].cap, (n + 1) * (REC_HDR_SIZE + 8));
+    stream_release(s);
+    for (uint32_t i = 0; i < n; i++)            /* staged at t0 + 1 + i: before `last` */
+        stage_by_hand(s, 1, t0 + 1 + i, 100 + i);
+    int overflow = 0;
+    while (tu_read1(trid, &ev)) {
+        uint64_t t = (uint64_t)tu_ns(ev.info.posix_timestamp);
+        ck_assert_msg(t >= last, "event %d read at %llu, after one at %llu",
+                      (int)ev.info.posix_event_id, (unsigned long long)t,
+                      (unsigned long long)last);
+        last = t;
+        overflow |= ev.info.posix_event_id == POSIX_TRACE_OVERFLOW;
+    }
+    ck_assert(overflow);
+    tu_shutdown(trid);
+}
+END_TEST
+
 Suite *suite_record_stress(void)
 {
     Suite *s = suite_create("record_stress");
@@ -506,6 +543,7 @@ Suite *suite_record_stress(void)
     tcase_add_test(tc, test_staged_merged_oldest_first);
     tcase_add_test(tc, test_staged_filtered_out_since);
     tcase_add_test(tc, test_lane_keeps_what_the_ring_keeps);
+    tcase_add_test(tc, test_lane_overflow_never_goes_back);
     suite_add_tcase(s, tc);
     return s;
 }
