@@ -83,6 +83,24 @@ class Implementation:
             f.write(text)
         self.changed.add("*")
 
+    def _including(self, headers):
+        """The files of the copy (as the edits name them: "posix/record.c")
+        that include one of headers, directly or through other headers: the
+        reference includes its own headers as "dir/name.h" from its root."""
+        found, grew = set(headers), bool(headers)
+        texts = {}
+        for path in glob.glob(os.path.join(self.src, "*", "*.[ch]")):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                texts[os.path.relpath(path, self.src)] = set(
+                    re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.M))
+        while grew:
+            grew = False
+            for name, incs in texts.items():
+                if name not in found and incs & found:
+                    found.add(name)
+                    grew = True
+        return found - set(headers)
+
     def sources(self):
         return sorted(glob.glob(os.path.join(self.src, "*", "*.c")))
 
@@ -91,13 +109,13 @@ class Implementation:
         base_objdir) of the files this copy did not change."""
         os.makedirs(objdir, exist_ok=True)
         jobs = []
-        # A changed header reaches every file that includes it: all compile.
-        every = "*" in self.changed or any(n.endswith(".h") for n in self.changed)
+        # A changed header reaches every file that includes it, directly or not.
+        changed = self.changed | self._including({n for n in self.changed if n.endswith(".h")})
         for src in self.sources():
             name = os.path.relpath(src, self.src)          # as the edits name it
             obj = os.path.join(objdir, name[:-2].replace(os.sep, "_") + ".o")
             base_obj = base_objdir and os.path.join(base_objdir, os.path.basename(obj))
-            if base_obj and not every and name not in self.changed \
+            if base_obj and "*" not in changed and name not in changed \
                     and os.path.exists(base_obj):
                 shutil.copy(base_obj, obj)
                 continue

@@ -183,6 +183,17 @@ def test_mutant_applies(mutant, tmp_path):
     impl.edit(mutant["edits"], mutant["name"])
 
 
+def test_a_header_edit_reaches_every_file_that_includes_it(tmp_path):
+    """A mutant that edits a header recompiles the files that include it,
+    directly or through another header (it once recompiled only the edited
+    files: an edit of stream_put.h reached nothing and its mutants lived)."""
+    impl = mb.Implementation(REPO, str(tmp_path))
+    reach = impl._including({"posix/stream_put.h"})
+    assert {"posix/record.c", "posix/stream_put.c"} <= reach           # directly
+    assert "posix/stage.c" in reach                     # through posix/stage.h
+    assert "slot/slot_encode.c" not in reach and "posix/stream_put.h" not in reach
+
+
 def _rules(**results):
     return {"rules": [{"id": k.replace("_", "."), "result": v[0], "tests": ["t"],
                        "failures": [{"result": v[0], "message": v[1]}] if len(v) > 1 else []}
