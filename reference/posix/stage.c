@@ -145,9 +145,9 @@ static void stage_copy_out(struct stage *st, uint64_t off, void *dst, uint64_t n
            sizeof *(dst))
 
 /* Drops the oldest events of st from t while they and the newer ones are
- * more than the ring holds: the ring would have overwritten them (S0032).  Keeps their
- * number and the oldest's time for stage_account; returns the new tail
- * (lock held). */
+ * more than the ring holds: the ring would have overwritten them (S0032).
+ * Keeps their number and the oldest's and newest's times for lane_account;
+ * returns the new tail (lock held). */
 static uint64_t lane_trim(struct stream *s, struct stage *st, uint64_t t, uint64_t h)
 {
     uint64_t n = 0;
