@@ -49,12 +49,14 @@ static inline void take(struct stream *s, struct rec_hdr *h, void *data, size_t 
     if (s->ovf == OVF_PENDING) {
         system_hdr(h, POSIX_TRACE_OVERFLOW, s->ovf_ts);
         s->ovf = OVF_RESUME;
+        s->taken_ts = h->ts;            /* a later OVERFLOW is no older (stage.c) */
         return;
     }
     ring_copy_out(&s->ring, s->ring.tail, h, sizeof *h);
     if (s->ovf == OVF_RESUME) {
         system_hdr(h, POSIX_TRACE_RESUME, h->ts);
         s->ovf = OVF_NONE;
+        s->taken_ts = h->ts;
         return;
     }
     uint32_t len = h->len & REC_LEN_MASK;
