@@ -75,16 +75,8 @@ __attribute__((noinline)) static void record_slow(trace_event_id_t id, const voi
     if (proc_epoch() != proc_seen())
         proc_sync();                    /* a controller created a stream for us */
     uint64_t mask = atomic_load_explicit(&p->mask, memory_order_acquire);
-    if (mask == 0 || id >= __POSIXTRACE_EVENT_ID_LIMIT)
-        return;
-    if ((mask & (mask - 1)) != 0) {
-        record_each(mask, id, data, len, prog);
-        return;
-    }
-    struct stream *s = atomic_load_explicit(&p->att[__builtin_ctzll(mask)].s,
-                                            memory_order_relaxed);
-    if (stream_wants(s, id))
-        record_into(s, id, data, len, prog);
+    if (mask != 0 && id < __POSIXTRACE_EVENT_ID_LIMIT)
+        record_each(mask, id, data, len, prog);     /* one stream or several */
 }
 
 /* Past the first test: an event of the process's one stream that records
