@@ -7,7 +7,7 @@
 #ifndef CHECK_KERNEL_H
 #define CHECK_KERNEL_H
 
-#include <check.h>
+#include "ck.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <posixtrace_kernel.h>

@@ -39,7 +39,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <check.h>
+#include "ck.h"
 #include <trace.h>
 #include "check_log.h"         /* lu_tmpfile only: the checks use the public API */
 

@@ -13,7 +13,7 @@
  * decoder (SLOT_ERR_NO_MEMORY) are not provoked: that would need an
  * allocator that fails on demand.
  */
-#include <check.h>
+#include "ck.h"
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>

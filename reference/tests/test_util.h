@@ -11,7 +11,7 @@
 #ifndef POSIXTRACE_TEST_UTIL_H
 #define POSIXTRACE_TEST_UTIL_H
 
-#include <check.h>
+#include "ck.h"
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
