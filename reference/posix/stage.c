@@ -320,8 +320,43 @@ static void put_staged(struct stream *s, struct rec_hdr *h, const void *data)
                   &o);
 }
 
-/* Moves the record at tail out of st into the ring; returns its size.  A
- * record that does not wrap is read in place. */
+/* A step of a drain -- events of st put into the ring, then st's tail moved
+ * past them -- must look done or not begun to whoever takes the lock over
+ * from a process killed in the middle (shm_lock.h): moved at the end of a
+ * drain, a tail left behind by a kill had the survivor put the events a
+ * second time, after newer ones (the sigkill suite, 1 run in ~90 of make
+ * check: "event 207 after event 324: out of order").  So each step is
+ * written down in the stream before the ring's head moves, and the next
+ * drain finishes one left there: the tail moved if the head did (lock held). */
+static void step_begin(struct stream *s, struct stage *st, uint64_t to)
+{
+    s->drain_head = s->ring.head;
+    s->drain_tail = to;
+    atomic_store_explicit(&s->drain_stage, (uint32_t)(st - s->stages) + 1, memory_order_relaxed);
+    /* Written before the head moves, in the order of the instructions: a
+     * process killed stops between two of them, and what it stored before
+     * is seen by all once it is gone (a compiler barrier is all it takes). */
+    atomic_signal_fence(memory_order_seq_cst);
+}
+
+static void step_end(struct stream *s, struct stage *st, uint64_t to)
+{
+    atomic_store_explicit(&st->tail, to, memory_order_release);
+    atomic_store_explicit(&s->drain_stage, 0, memory_order_release);
+}
+
+static void step_recover(struct stream *s)
+{
+    uint32_t i = atomic_load_explicit(&s->drain_stage, memory_order_relaxed);
+    if (i == 0)
+        return;
+    if (s->ring.head != s->drain_head)
+        atomic_store_explicit(&s->stages[i - 1].tail, s->drain_tail, memory_order_release);
+    atomic_store_explicit(&s->drain_stage, 0, memory_order_relaxed);
+}
+
+/* Moves the record at tail out of st into the ring, a step (step_begin);
+ * returns its size.  A record that does not wrap is read in place. */
 static uint64_t drain_one(struct stream *s, struct stage *st, uint64_t tail)
 {
     struct rec_hdr h;
@@ -342,7 +377,9 @@ static uint64_t drain_one(struct stream *s, struct stage *st, uint64_t tail)
         stage_copy_out(st, tail + REC_HDR_SIZE, copy, len);
         data = copy;
     }
+    step_begin(s, st, tail + size);
     put_staged(s, &h, data);
+    step_end(s, st, tail + size);
     return size;
 }
 
@@ -407,6 +444,7 @@ void stage_drain(struct stream *s)
     if (used == 0 || draining)
         return;
     draining = 1;
+    step_recover(s);                    /* a drain a killed process left */
     lane_account(s, used);
     drain_all(s, used);
     draining = 0;
@@ -442,13 +480,17 @@ static void drain_all(struct stream *s, uint32_t used)
         uint64_t t = best_tail;
         if (busy == 1 && s->policy == POSIX_TRACE_LOOP && end - t > s->ring.cap) {
             t = lane_trim(s, best, t, end);     /* more than the ring holds: */
+            atomic_store_explicit(&best->tail, t, memory_order_release);
             lane_account(s, 1u << (best - s->stages));  /* the oldest are overwritten */
         }
-        if (busy == 1 && drain_run(s, best, t, end))
-            t = end;
+        if (busy == 1) {
+            step_begin(s, best, end);
+            if (drain_run(s, best, t, end))
+                t = end;
+            step_end(s, best, t);
+        }
         while (t < end)
             t += drain_one(s, best, t);
-        atomic_store_explicit(&best->tail, t, memory_order_release);
     }
 }
 

@@ -160,6 +160,12 @@ struct stream {
     uint64_t        lane_cut;       /* a lane dropped an event of this time: none
                                      * older is kept (posix/stage.c) */
     uint64_t        taken_ts;       /* time of the last event taken out (read.c) */
+    /* A step of a drain under way (posix/stage.c): stages[drain_stage - 1]'s
+     * tail goes to drain_tail once the ring, whose head was drain_head, has
+     * its events; 0: none.  A process killed in between leaves it to the
+     * next drain, which finishes or forgets it by whether the head moved. */
+    _Atomic uint32_t drain_stage;
+    uint64_t        drain_tail, drain_head;
     _Atomic uint32_t stages_used;   /* bit i: stages[i] was ever claimed */
     struct stage    stages[STAGE_SLOTS];
 };
