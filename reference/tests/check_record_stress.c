@@ -583,6 +583,51 @@ START_TEST(test_lane_overflow_after_resume_never_goes_back)
 }
 END_TEST
 
+/* A drain a killed process left half done (posix/stage.c, step_begin): it
+ * had put a staged event into the ring, its head moved, and was killed
+ * before the buffer's tail moved past it.  Staged here by hand: events 0-4
+ * put into the ring through lane 2, event 4 staged in lane 1 too, and the
+ * step written down as the drainer would have.  The next drain finishes the
+ * step: events 0-9 are read once each, in order (S0216); without it, event 4
+ * twice (the sigkill suite: "event 207 after event 324: out of order"). */
+START_TEST(test_drain_killed_midway_finished)
+{
+    struct tu_opts o = { .policy = POSIX_TRACE_UNTIL_FULL, .streamsize = 65536 };
+    trace_id_t trid = tu_stream(&o);                    /* CLOCK_REALTIME */
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    struct tu_ev ev;
+    ck_assert(tu_read1(trid, &ev));                     /* START */
+    uint64_t t0 = (uint64_t)tu_ns(ev.info.posix_timestamp);
+    struct stream *s = stream_acquire(trid);
+    ck_assert_ptr_nonnull(s);
+    stream_release(s);
+    struct posix_trace_status_info st;
+    for (uint32_t i = 0; i < 4; i++)
+        stage_by_hand(s, 2, t0 + 1 + i, i);
+    ck_assert_int_eq(posix_trace_get_status(trid, &st), 0);     /* drains: 0-3 */
+    uint64_t head_before = s->ring.head;
+    stage_by_hand(s, 2, t0 + 5, 4);
+    ck_assert_int_eq(posix_trace_get_status(trid, &st), 0);     /* 4 */
+    ck_assert_uint_gt(s->ring.head, head_before);
+    /* Lane 1 still holds event 4, then 5-9: the killed drainer's buffer. */
+    uint64_t tail = atomic_load(&s->stages[1].tail);
+    for (uint32_t i = 4; i < 10; i++)
+        stage_by_hand(s, 1, t0 + 1 + i, i);
+    s->drain_head = head_before;
+    s->drain_tail = tail + REC_HDR_SIZE + 8;
+    atomic_store(&s->drain_stage, 2);
+    for (uint32_t want = 0; want < 10; want++) {
+        ck_assert(tu_read1(trid, &ev));
+        ck_assert_int_eq(ev.info.posix_event_id, POSIX_TRACE_UNNAMED_USEREVENT);
+        uint32_t got;
+        memcpy(&got, ev.data, sizeof got);
+        ck_assert_uint_eq(got, want);
+    }
+    ck_assert(!tu_read1(trid, &ev));
+    tu_shutdown(trid);
+}
+END_TEST
+
 Suite *suite_record_stress(void)
 {
     Suite *s = suite_create("record_stress");
@@ -598,6 +643,7 @@ Suite *suite_record_stress(void)
     tcase_add_test(tc, test_lane_keeps_what_the_ring_keeps);
     tcase_add_test(tc, test_lane_overflow_never_goes_back);
     tcase_add_test(tc, test_lane_overflow_after_resume_never_goes_back);
+    tcase_add_test(tc, test_drain_killed_midway_finished);
     suite_add_tcase(s, tc);
     return s;
 }
