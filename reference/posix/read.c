@@ -43,20 +43,18 @@ static void system_hdr(struct rec_hdr *h, trace_event_id_t id, uint64_t ts)
     h->cpu = -1;
 }
 
-/* stream_take's body, inline in the readers' path. */
-static inline void take(struct stream *s, struct rec_hdr *h, void *data, size_t cap)
+/* The next event, OVERFLOW and RESUME included, out of s (take). */
+static inline void take_one(struct stream *s, struct rec_hdr *h, void *data, size_t cap)
 {
     if (s->ovf == OVF_PENDING) {
         system_hdr(h, POSIX_TRACE_OVERFLOW, s->ovf_ts);
         s->ovf = OVF_RESUME;
-        s->taken_ts = h->ts;            /* a later OVERFLOW is no older (stage.c) */
         return;
     }
     ring_copy_out(&s->ring, s->ring.tail, h, sizeof *h);
     if (s->ovf == OVF_RESUME) {
         system_hdr(h, POSIX_TRACE_RESUME, h->ts);
         s->ovf = OVF_NONE;
-        s->taken_ts = h->ts;
         return;
     }
     uint32_t len = h->len & REC_LEN_MASK;
@@ -65,7 +63,6 @@ static inline void take(struct stream *s, struct rec_hdr *h, void *data, size_t 
         ring_copy_out(&s->ring, s->ring.tail + REC_HDR_SIZE, data, n);
     s->ring.tail += rec_size(len);                      /* S0218 */
     s->taken++;                                         /* stream_counts.c */
-    s->taken_ts = h->ts;                /* an OVERFLOW after it is no older (stage.c) */
     if (s->policy == POSIX_TRACE_LOOP)
         s->full = POSIX_TRACE_NOT_FULL;     /* the read made room */
     if (s->autostopped && ring_used(&s->ring) == 0 && s->state == SLOT_ACTIVE) {
@@ -78,6 +75,14 @@ static inline void take(struct stream *s, struct rec_hdr *h, void *data, size_t 
         s->run = POSIX_TRACE_RUNNING;
         stream_update_recording(s);
     }
+}
+
+/* stream_take's body, inline in the readers' path: whatever event it
+ * takes, an OVERFLOW accounted after it is no older (stage.c, lane_lose). */
+static inline void take(struct stream *s, struct rec_hdr *h, void *data, size_t cap)
+{
+    take_one(s, h, data, cap);
+    s->taken_ts = h->ts;
 }
 
 void stream_take(struct stream *s, struct rec_hdr *h, void *data, size_t cap)

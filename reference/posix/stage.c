@@ -387,7 +387,8 @@ static uint64_t drain_one(struct stream *s, struct stage *st, uint64_t tail)
  * ring at once when that is what drain_one would do record by record: the
  * stream runs, none is filtered out, their times need no raising, and they
  * fit (LOOP: in the ring, the oldest records dropped first; else in the free
- * space, short of the FLUSH mark).  Returns whether it did. */
+ * space, short of the FLUSH mark).  One step (step_begin); returns whether
+ * it did. */
 static int drain_run(struct stream *s, struct stage *st, uint64_t tail, uint64_t end)
 {
     uint64_t bytes = end - tail;
@@ -411,6 +412,7 @@ static int drain_run(struct stream *s, struct stage *st, uint64_t tail, uint64_t
         last = ts;
         t += rec_size(len & REC_LEN_MASK);
     }
+    step_begin(s, st, end);
     if (r->cap - ring_used(r) < bytes)
         stream_make_room(s, bytes);     /* LOOP: the oldest go (S0032) */
     const unsigned char *buf = stage_buf(st);
@@ -424,6 +426,7 @@ static int drain_run(struct stream *s, struct stage *st, uint64_t tail, uint64_t
     r->head += bytes;
     s->recorded += records;             /* as stream_write counts each (stream_counts.c) */
     s->last_ts = last;
+    step_end(s, st, end);
     if (s->waiters)
         shm_cond_broadcast(&s->readable);
     return 1;
@@ -483,12 +486,8 @@ static void drain_all(struct stream *s, uint32_t used)
             atomic_store_explicit(&best->tail, t, memory_order_release);
             lane_account(s, 1u << (best - s->stages));  /* the oldest are overwritten */
         }
-        if (busy == 1) {
-            step_begin(s, best, end);
-            if (drain_run(s, best, t, end))
-                t = end;
-            step_end(s, best, t);
-        }
+        if (busy == 1 && drain_run(s, best, t, end))
+            t = end;
         while (t < end)
             t += drain_one(s, best, t);
     }

@@ -586,8 +586,8 @@ END_TEST
 /* A drain a killed process left half done (posix/stage.c, step_begin): it
  * had put a staged event into the ring, its head moved, and was killed
  * before the buffer's tail moved past it.  Staged here by hand: events 0-4
- * put into the ring through lane 2, event 4 staged in lane 1 too, and the
- * step written down as the drainer would have.  The next drain finishes the
+ * put into the ring through buffer 2, event 4 staged in buffer 1 too, and
+ * the step written down as the drainer would have.  The next drain finishes the
  * step: events 0-9 are read once each, in order (S0216); without it, event 4
  * twice (the sigkill suite: "event 207 after event 324: out of order"). */
 START_TEST(test_drain_killed_midway_finished)
@@ -609,7 +609,7 @@ START_TEST(test_drain_killed_midway_finished)
     stage_by_hand(s, 2, t0 + 5, 4);
     ck_assert_int_eq(posix_trace_get_status(trid, &st), 0);     /* 4 */
     ck_assert_uint_gt(s->ring.head, head_before);
-    /* Lane 1 still holds event 4, then 5-9: the killed drainer's buffer. */
+    /* Buffer 1 still holds event 4, then 5-9: the killed drainer's. */
     uint64_t tail = atomic_load(&s->stages[1].tail);
     for (uint32_t i = 4; i < 10; i++)
         stage_by_hand(s, 1, t0 + 1 + i, i);
