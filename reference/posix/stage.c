@@ -34,7 +34,7 @@
 struct stage_cache {
     struct stream *s;
     pid_t          pid;                 /* the process that claimed it (fork) */
-    uint64_t       thread;              /* pthread_self(), as origin_of_caller has it */
+    uint64_t       thread;              /* origin_thread() */
     uint64_t       token;               /* this thread's owner word */
     struct stage  *st;
     unsigned char *buf;                 /* st's buffer, */
@@ -82,9 +82,7 @@ static int claim(struct stage_cache *c, struct stream *s)
     pthread_once(&give_back_once, make_give_back_key);
     if (c->pid != posixtrace_proc.pid || c->token == 0) {
         c->pid = posixtrace_proc.pid;   /* a new thread, or the child of fork */
-        struct origin o;
-        origin_of_caller(&o, NULL);
-        c->thread = o.thread;
+        c->thread = origin_thread();
         c->token = ((uint64_t)(uint32_t)c->pid << 32) | (atomic_fetch_add(&thread_count, 1) + 1u);
     } else if (c->st != NULL) {
         uint64_t mine = c->token;       /* another stream: give the old one back */
@@ -278,7 +276,7 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
     uint64_t pos = head & c->mask;
     if (pos + size <= c->mask + 1) {            /* the common case: no wrap */
         unsigned char *p = c->buf + pos;
-        memcpy(p, &h, sizeof h);
+        ring_put_hdr(p, &h);
         if (n == 8) {
             memcpy(p + sizeof h, data, 8);      /* the common size, inlined */
         } else if (n) {
@@ -288,7 +286,8 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
         }
     } else {
         static const uint64_t zero = 0;
-        stage_copy_in(c->buf, c->mask + 1, head, &h, sizeof h);
+        struct rec_hdr copy = h;        /* h's address is never taken: it stays in registers */
+        stage_copy_in(c->buf, c->mask + 1, head, &copy, sizeof copy);
         if (n) {
             stage_copy_in(c->buf, c->mask + 1, head + size - 8, &zero, 8);
             stage_copy_in(c->buf, c->mask + 1, head + sizeof h, data, n);

@@ -4,8 +4,6 @@
  * stream overwriting its oldest events, a full UNTIL_FULL stream stopping
  * itself; and the origin of an event.
  */
-#define _GNU_SOURCE                     /* sched_getcpu() */
-#include <sched.h>
 #include <stdlib.h>
 #include "posix/process.h"
 #include "posix/stream_put.h"
@@ -39,30 +37,12 @@ int stream_flush_make_room(struct stream *s, uint64_t need, uint64_t extra)
     return stream_flush_hooks.make_room(s, need, extra);
 }
 
-void origin_of_caller(struct origin *o, const void *prog)
-{
-    pthread_t self = pthread_self();
-    o->pid = (uint32_t)posixtrace_proc.pid;
-    o->thread = 0;
-    memcpy(&o->thread, &self, sizeof self < sizeof o->thread ? sizeof self : sizeof o->thread);
-    o->prog = (uint64_t)(uintptr_t)prog;
-    o->cpu = origin_cpu();
-}
-
-int origin_cpu(void)
-{
-    int cpu = sim_cpu_of_thread();
-    return cpu >= 0 ? cpu : sched_getcpu();
-}
-
 /* The rank (1, 2, ...) of the calling thread among those that recorded
  * into s, whatever their process; 0 past SIM_ORIGINS_MAX (the thread is
  * then "none"). */
 static uint64_t sim_thread_rank(struct stream *s)
 {
-    pthread_t self = pthread_self();
-    uint64_t t = 0;
-    memcpy(&t, &self, sizeof self < sizeof t ? sizeof self : sizeof t);
+    uint64_t t = origin_thread();
     uint32_t pid = (uint32_t)posixtrace_proc.pid;
     for (unsigned i = 0; i < s->nsim_threads; i++)
         if (s->sim_threads[i].pid == pid && s->sim_threads[i].thread == t)
@@ -95,21 +75,6 @@ void stream_sim_origin(struct stream *s, struct origin *o)
     o->thread = sim_thread_rank(s);
     o->prog = 0;
     o->cpu = sim_cpu_of_thread();
-}
-
-/* LOOP (S0032, S0033): drops the oldest events until need bytes are free.
- * The first event dropped since the reader caught up gives the OVERFLOW
- * timestamp (S0279). */
-void stream_make_room(struct stream *s, uint64_t need)
-{
-    while (s->ring.cap - ring_used(&s->ring) < need) {
-        uint32_t len;
-        uint64_t ts;
-        RING_HDR_FIELD(&s->ring, s->ring.tail, len, &len);
-        RING_HDR_FIELD(&s->ring, s->ring.tail, ts, &ts);
-        s->ring.tail += rec_size(len & REC_LEN_MASK);
-        stream_lose(s, ts);             /* the overrun and full status too */
-    }
 }
 
 void stream_drop_upto(struct stream *s, uint64_t cut)

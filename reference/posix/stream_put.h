@@ -11,21 +11,8 @@
 #define POSIXTRACE_STREAM_PUT_H
 
 #include "stream/stream.h"
-#include "stream/sim_cpu.h"
+#include "posix/origin.h"
 #include "stream/eventset_bits.h"
-
-/* Identity of an event's origin; system events with none use all zeros. */
-struct origin {
-    uint32_t pid;
-    uint64_t thread;
-    uint64_t prog;
-    int32_t  cpu;
-};
-
-/* The origin of an event recorded by the calling thread at address prog. */
-void origin_of_caller(struct origin *o, const void *prog);
-/* The CPU of an event now: the simulated one of the thread, else the real. */
-int  origin_cpu(void);
 
 /* The same with deterministic origins (posixtrace_attr_setsimorigin): the
  * stream's pid, the thread's rank, no address.  Lock held. */
@@ -57,7 +44,6 @@ static inline uint64_t stream_now(struct stream *s)
 }
 
 /* The slow paths of stream_put (stream_put.c). */
-void stream_make_room(struct stream *s, uint64_t need);
 /* LOOP: an event of time ts lost, as the ring's oldest when overwritten:
  * counted, the overrun status, OVERFLOW from the oldest lost (S0248, S0279).
  * Inline: a wrapping ring loses one an event. */
@@ -72,6 +58,20 @@ static inline void stream_lose(struct stream *s, uint64_t ts)
     s->lost++;
     s->overrun = POSIX_TRACE_OVERRUN;                   /* S0248 */
     s->full = POSIX_TRACE_FULL;
+}
+/* LOOP (S0032, S0033): drops the oldest events until need bytes are free.
+ * The first event dropped since the reader caught up gives the OVERFLOW
+ * timestamp (S0279).  Inline: a wrapping ring drops one an event. */
+static inline void stream_make_room(struct stream *s, uint64_t need)
+{
+    while (s->ring.cap - ring_used(&s->ring) < need) {
+        uint32_t len;
+        uint64_t ts;
+        RING_HDR_FIELD(&s->ring, s->ring.tail, len, &len);
+        RING_HDR_FIELD(&s->ring, s->ring.tail, ts, &ts);
+        s->ring.tail += rec_size(len & REC_LEN_MASK);
+        stream_lose(s, ts);             /* the overrun and full status too */
+    }
 }
 /* LOOP: drops the ring's events of time cut or older (posix/stage.c). */
 void stream_drop_upto(struct stream *s, uint64_t cut);
@@ -109,7 +109,7 @@ static inline void stream_write_at(struct stream *s, const uint64_t *ts, trace_e
     uint64_t size = rec_size(len);
     if (pos + size <= r->cap) {                 /* the common case: no wrap */
         unsigned char *p = ring_buf(r) + pos;
-        memcpy(p, &h, sizeof h);
+        ring_put_hdr(p, &h);
         if (len == 8) {
             memcpy(p + sizeof h, data, 8);      /* the common size, inlined */
         } else if (len) {
@@ -120,12 +120,8 @@ static inline void stream_write_at(struct stream *s, const uint64_t *ts, trace_e
             memcpy(p + sizeof h, data, len);
         }
     } else {
-        static const uint64_t zero = 0;
-        ring_copy_in(r, r->head, &h, sizeof h);
-        if (len) {
-            ring_copy_in(r, r->head + size - 8, &zero, 8);
-            ring_copy_in(r, r->head + sizeof h, data, len);
-        }
+        struct rec_hdr copy = h;        /* h's address is never taken: it stays in registers */
+        ring_put_wrapped(r, &copy, data, len);
     }
     r->head += size;
     s->recorded++;                              /* stream_counts.c */

@@ -20,12 +20,12 @@
 #define SPINS 100
 
 /* The cached pid of shm_lock_owner(): fork clears it in the child. */
-static _Atomic uint32_t owner_pid;
+_Atomic uint32_t shm_owner_pid;
 static pthread_once_t owner_once = PTHREAD_ONCE_INIT;
 
 static void forget_owner_pid(void)
 {
-    atomic_store_explicit(&owner_pid, 0, memory_order_relaxed);
+    atomic_store_explicit(&shm_owner_pid, 0, memory_order_relaxed);
 }
 
 static void watch_fork(void)
@@ -33,14 +33,11 @@ static void watch_fork(void)
     pthread_atfork(NULL, NULL, forget_owner_pid);
 }
 
-uint32_t shm_lock_owner(void)
+uint32_t shm_lock_owner_slow(void)
 {
-    uint32_t p = atomic_load_explicit(&owner_pid, memory_order_relaxed);
-    if (__builtin_expect(p == 0, 0)) {
-        pthread_once(&owner_once, watch_fork);
-        p = (uint32_t)getpid();
-        atomic_store_explicit(&owner_pid, p, memory_order_relaxed);
-    }
+    pthread_once(&owner_once, watch_fork);
+    uint32_t p = (uint32_t)getpid();
+    atomic_store_explicit(&shm_owner_pid, p, memory_order_relaxed);
     return p;
 }
 

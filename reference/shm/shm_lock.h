@@ -64,8 +64,15 @@ struct shm_cond {
 void shm_mutex_init(struct shm_mutex *m, int shared);
 void shm_cond_init(struct shm_cond *c, int shared);
 
-/* The calling process's id as a lock owner (cached; renewed after fork). */
-uint32_t shm_lock_owner(void);
+/* The calling process's id as a lock owner (cached; renewed after fork).
+ * Inline: taken for every event recorded under the lock. */
+extern _Atomic uint32_t shm_owner_pid;
+uint32_t shm_lock_owner_slow(void);
+static inline uint32_t shm_lock_owner(void)
+{
+    uint32_t p = atomic_load_explicit(&shm_owner_pid, memory_order_relaxed);
+    return __builtin_expect(p != 0, 1) ? p : shm_lock_owner_slow();
+}
 
 /* The contended paths (shm_lock.c). */
 void shm_lock_wait(struct shm_mutex *m);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* ring.c -- setting up a stream's byte ring (see ring.h). */
+/* ring.c -- setting up a stream's byte ring, and a record that wraps (see ring.h). */
 #include "stream/ring.h"
 
 uint64_t ring_capacity(uint64_t bytes)
@@ -15,4 +15,16 @@ void ring_init(struct ring *r, void *buf, uint64_t cap)
     r->off = (uint64_t)((unsigned char *)buf - (unsigned char *)r);
     r->cap = cap;
     r->head = r->tail = 0;
+}
+
+void ring_put_wrapped(struct ring *r, const struct rec_hdr *h, const void *data, uint32_t len)
+{
+    static const uint64_t zero = 0;
+    uint64_t size = rec_size(len);
+    ring_copy_in(r, r->head, h, sizeof *h);
+    if (len) {
+        /* The padding first: ring bytes are always defined (stream_put.h). */
+        ring_copy_in(r, r->head + size - 8, &zero, 8);
+        ring_copy_in(r, r->head + sizeof *h, data, len);
+    }
 }

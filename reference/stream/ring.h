@@ -25,6 +25,21 @@ struct rec_hdr {
     int32_t  cpu;       /* CPU, -1 if unknown */
 };
 
+/* Stores a header at p field by field.  Not one memcpy of h: h is built in
+ * registers and on the stack by stores of 4 and 8 bytes, and a copy by
+ * 16-byte loads would read them back before they reach the cache (a failed
+ * store forward, some ten cycles an event on the recording path). */
+static inline void ring_put_hdr(unsigned char *p, const struct rec_hdr *h)
+{
+    memcpy(p + offsetof(struct rec_hdr, ts), &h->ts, 8);
+    memcpy(p + offsetof(struct rec_hdr, thread), &h->thread, 8);
+    memcpy(p + offsetof(struct rec_hdr, prog), &h->prog, 8);
+    memcpy(p + offsetof(struct rec_hdr, id), &h->id, 4);
+    memcpy(p + offsetof(struct rec_hdr, pid), &h->pid, 4);
+    memcpy(p + offsetof(struct rec_hdr, len), &h->len, 4);
+    memcpy(p + offsetof(struct rec_hdr, cpu), &h->cpu, 4);
+}
+
 #define REC_HDR_SIZE   ((uint64_t)sizeof(struct rec_hdr))
 #define REC_TRUNCATED  0x80000000u
 #define REC_LEN_MASK   0x7fffffffu
@@ -79,6 +94,9 @@ static inline void ring_copy_in(struct ring *r, uint64_t off, const void *src, u
 #define RING_HDR_FIELD(r, off, field, dst)                                          \
     memcpy((dst), ring_buf(r) + (((off) + offsetof(struct rec_hdr, field)) & ((r)->cap - 1)), \
            sizeof((struct rec_hdr *)0)->field)
+
+/* A record that wraps past the ring's end, at its head (ring.c). */
+void ring_put_wrapped(struct ring *r, const struct rec_hdr *h, const void *data, uint32_t len);
 
 static inline void ring_copy_out(const struct ring *r, uint64_t off, void *dst, uint64_t n)
 {
