@@ -6,6 +6,8 @@
  * the stream's simulated clock) and S0217 (order); the header documents the
  * EINVAL cases.
  */
+#define _GNU_SOURCE                     /* sched_setaffinity(), cpu_set_t */
+#include <sched.h>
 #include "test_util.h"
 
 #include <limits.h>
@@ -311,6 +313,42 @@ START_TEST(test_sim_cpu_bounds_and_real)
 }
 END_TEST
 
+/* S0261: without a simulated CPU, an event carries the CPU its thread ran
+ * on when it was recorded (origin.h reads it from the kernel's rseq word
+ * where there is one).  The thread is pinned to each CPU it may use in turn
+ * (up to 8), on either clock: the simulated one records under the lock, the
+ * real one stages (stage.c). */
+START_TEST(test_real_cpu_is_the_pinned_one)
+{
+    cpu_set_t allowed;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    for (int sim = 0; sim <= 1; sim++) {
+        struct tu_opts o = { .sim = sim };
+        trace_id_t trid = tu_stream(&o);
+        ck_assert_int_eq(posix_trace_start(trid), 0);
+        int pinned[8], n = 0;
+        for (int cpu = 0; cpu < CPU_SETSIZE && n < 8; cpu++) {
+            if (!CPU_ISSET(cpu, &allowed))
+                continue;
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+            tu_event_int(POSIX_TRACE_UNNAMED_USEREVENT, cpu);
+            pinned[n++] = cpu;
+        }
+        ck_assert_int_eq(sched_setaffinity(0, sizeof allowed, &allowed), 0);
+        struct tu_ev evs[10];
+        ck_assert_int_eq(tu_read_all(trid, evs, 10), n + 1);      /* START first */
+        for (int k = 0; k < n; k++)
+            ck_assert_msg(evs[k + 1].info.posix_cpu == pinned[k],
+                          "%s clock: event recorded on CPU %d says posix_cpu %d",
+                          sim ? "simulated" : "real", pinned[k], evs[k + 1].info.posix_cpu);
+        tu_shutdown(trid);
+    }
+}
+END_TEST
+
 /* S0261 (posix_cpu, an added member); <posixtrace_sim.h>: setcpu refuses
  * values outside -1..1023 with EINVAL and keeps the previous setting. */
 START_TEST(test_sim_setcpu_einval)
@@ -363,6 +401,7 @@ Suite *suite_sim(void)
     tc = tu_tcase("cpu");
     tcase_add_test(tc, test_sim_cpu_per_thread);
     tcase_add_test(tc, test_sim_cpu_bounds_and_real);
+    tcase_add_test(tc, test_real_cpu_is_the_pinned_one);
     tcase_add_test(tc, test_sim_setcpu_einval);
     suite_add_tcase(s, tc);
     return s;
