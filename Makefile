@@ -203,7 +203,7 @@ FORCE:
 .PHONY: check check-all check-full check-full-all check-unit check-counts-full check-valgrind require-check
 
 # Two tiers (README.md, "Make targets").  'make check' is the fast one, run
-# after each change (35-37 s on 2 cores idle; the aim is 30 s): the unit tests and CHECK_EXTRA
+# after each change (11-12 s on 2 cores idle, 30 s at most): the unit tests and CHECK_EXTRA
 # (the conformance gate with its vectors, the golden logs, the KSP vectors,
 # the layering, the fast pytest tests).  'make check-full' runs everything:
 # that and CHECK_FULL_EXTRA (the slow pytest tests, the odd vendor's run);
