@@ -7,7 +7,8 @@
  * recorded.  The thread's pthread_t is kept by the thread (it never changes;
  * fork gives the child's thread its own, origin.c forgets it there), and
  * the CPU is read from the word the kernel keeps for the thread (rseq) where
- * the C library registers one, else asked of sched_getcpu.
+ * the C library registers one, else asked of sched_getcpu.  The thread keeps
+ * the word's address too.
  */
 #ifndef POSIXTRACE_ORIGIN_H
 #define POSIXTRACE_ORIGIN_H
@@ -34,8 +35,12 @@ struct origin {
 #endif
 
 extern _Thread_local uint64_t posixtrace_thread_word ORIGIN_TLS;   /* 0: not known yet */
+/* Where the kernel keeps the thread's CPU (rseq), set with the word above;
+ * NULL: none, ask sched_getcpu. */
+extern _Thread_local const volatile int32_t *posixtrace_cpu_word ORIGIN_TLS;
 
-/* pthread_self() as a word, kept in posixtrace_thread_word (origin.c). */
+/* pthread_self() as a word, kept in posixtrace_thread_word, and the CPU
+ * word found (origin.c). */
 uint64_t origin_thread_slow(void);
 /* The CPU, asked of the system (origin.c). */
 int origin_cpu_slow(void);
@@ -46,40 +51,19 @@ static inline uint64_t origin_thread(void)
     return __builtin_expect(t != 0, 1) ? t : origin_thread_slow();
 }
 
-/* The rseq area of the calling thread: glibc 2.35 and later register one
- * per thread at __rseq_offset from the thread pointer, and the kernel keeps
- * its cpu_id current (negative if registration failed: valgrind, qemu-user).
- * Where the thread pointer cannot be read here, sched_getcpu does the same. */
-#if defined(__GLIBC__) && defined(__has_include)
-#if __has_include(<sys/rseq.h>) && (defined(__x86_64__) || defined(__aarch64__))
-#include <sys/rseq.h>
-#define ORIGIN_RSEQ 1
-static inline const volatile int32_t *origin_rseq_cpu(void)
-{
-    char *tp;
-#if defined(__x86_64__)
-    __asm__("mov %%fs:0, %0" : "=r"(tp));       /* the TCB's self pointer (x86-64 ABI) */
-#else
-    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
-#endif
-    return (const volatile int32_t *)(tp + __rseq_offset + offsetof(struct rseq, cpu_id));
-}
-#endif
-#endif
-
-/* The CPU of an event now: the simulated one of the thread, else the real. */
+/* The CPU of an event now: the simulated one of the thread, else the real.
+ * Called after origin_thread(), which finds the CPU word. */
 static inline int origin_cpu(void)
 {
     int cpu = sim_cpu_of_thread();
     if (cpu >= 0)
         return cpu;
-#ifdef ORIGIN_RSEQ
-    if (__rseq_size > 0) {
-        int32_t c = *origin_rseq_cpu();
+    const volatile int32_t *w = posixtrace_cpu_word;
+    if (w != NULL) {
+        int32_t c = *w;
         if (c >= 0)
             return c;
     }
-#endif
     return origin_cpu_slow();
 }
 
@@ -87,7 +71,7 @@ static inline int origin_cpu(void)
 static inline void origin_of_caller(struct origin *o, const void *prog)
 {
     o->pid = (uint32_t)posixtrace_proc.pid;
-    o->thread = origin_thread();
+    o->thread = origin_thread();        /* first: it finds the CPU word */
     o->prog = (uint64_t)(uintptr_t)prog;
     o->cpu = origin_cpu();
 }

@@ -22,9 +22,11 @@ void stream_sim_origin(struct stream *s, struct origin *o);
  * it is on the recording path. */
 static inline void stream_origin(struct stream *s, struct origin *o, const void *prog)
 {
-    if (__builtin_expect(s->simorigin, 0))
-        stream_sim_origin(s, o);
-    else
+    if (__builtin_expect(s->simorigin, 0)) {
+        struct origin sim;              /* o's address is never taken: it stays in registers */
+        stream_sim_origin(s, &sim);
+        *o = sim;
+    } else
         origin_of_caller(o, prog);
 }
 
