@@ -148,19 +148,22 @@ static void stage_copy_out(struct stage *st, uint64_t off, void *dst, uint64_t n
  * returns the new tail (lock held). */
 static uint64_t lane_trim(struct stream *s, struct stage *st, uint64_t t, uint64_t h)
 {
-    uint64_t n = 0;
-    while (t < h) {
-        if (h - t <= s->ring.cap)
-            break;                      /* it and all after it fit in the ring */
+    uint64_t n = 0, last = 0;
+    if (t < h && h - t > s->ring.cap && st->dropped == 0)
+        STAGE_HDR_FIELD(st, t, ts, &st->drop_ts);
+    /* Only the lengths in the loop: the last one's time is read after it
+     * (a walk of up to the ring's size, memory-bound). */
+    while (t < h && h - t > s->ring.cap) {  /* it and all after it fit in the ring */
         uint32_t len;
         STAGE_HDR_FIELD(st, t, len, &len);
-        STAGE_HDR_FIELD(st, t, ts, &st->drop_last);
-        if (st->dropped + n == 0)
-            st->drop_ts = st->drop_last;
+        last = t;
         t += rec_size(len & REC_LEN_MASK);
         n++;
     }
-    st->dropped += n;
+    if (n != 0) {
+        STAGE_HDR_FIELD(st, last, ts, &st->drop_last);
+        st->dropped += n;
+    }
     return t;
 }
 
