@@ -10,8 +10,8 @@
 #include <string.h>
 #include "posix/origin.h"
 
-_Thread_local uint64_t posixtrace_thread_word ORIGIN_TLS;
-_Thread_local const volatile int32_t *posixtrace_cpu_word ORIGIN_TLS;
+_Thread_local uint64_t posixtrace_thread_word TLS_IE;
+_Thread_local const volatile int32_t *posixtrace_cpu_word TLS_IE;
 static pthread_once_t watch_once = PTHREAD_ONCE_INIT;
 
 /* The child's thread is not the one that kept the word (in the C library

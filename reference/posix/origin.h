@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include "posix/process.h"
 #include "stream/sim_cpu.h"
+#include "stream/tls.h"
 
 /* Identity of an event's origin; system events with none use all zeros. */
 struct origin {
@@ -26,18 +27,10 @@ struct origin {
     int32_t  cpu;
 };
 
-/* Initial-exec: a load at a fixed offset from the thread pointer, where the
- * default model of a shared library calls __tls_get_addr. */
-#if defined(__GNUC__)
-#define ORIGIN_TLS __attribute__((tls_model("initial-exec")))
-#else
-#define ORIGIN_TLS
-#endif
-
-extern _Thread_local uint64_t posixtrace_thread_word ORIGIN_TLS;   /* 0: not known yet */
+extern _Thread_local uint64_t posixtrace_thread_word TLS_IE;   /* 0: not known yet */
 /* Where the kernel keeps the thread's CPU (rseq), set with the word above;
  * NULL: none, ask sched_getcpu. */
-extern _Thread_local const volatile int32_t *posixtrace_cpu_word ORIGIN_TLS;
+extern _Thread_local const volatile int32_t *posixtrace_cpu_word TLS_IE;
 
 /* pthread_self() as a word, kept in posixtrace_thread_word, and the CPU
  * word found (origin.c). */

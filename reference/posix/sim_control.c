@@ -10,7 +10,7 @@
 #include "stream/sim_cpu.h"
 #include "posix/stream_table.h"
 
-_Thread_local int posixtrace_sim_cpu_plus1;
+_Thread_local int posixtrace_sim_cpu_plus1 TLS_IE;
 
 #define SIM_CPU_MAX 1023
 

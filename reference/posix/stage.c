@@ -26,6 +26,7 @@
 #include "posix/process.h"
 #include "posix/stage.h"
 #include "posix/stream_table.h"
+#include "stream/tls.h"
 
 #define STAGE_REC_MAX  (STAGE_BYTES / 4)        /* bigger events take the lock */
 #define STAGE_POLL_NS  5000000L                 /* a waiting reader looks every 5 ms */
@@ -46,7 +47,7 @@ struct stage_cache {
     unsigned       retry;               /* nor to be tried for so many events */
 };
 
-static _Thread_local struct stage_cache cache;
+static _Thread_local struct stage_cache cache TLS_IE;
 static _Atomic uint32_t thread_count;
 static pthread_key_t give_back_key;
 static pthread_once_t give_back_once = PTHREAD_ONCE_INIT;
@@ -112,30 +113,6 @@ static int claim(struct stage_cache *c, struct stream *s)
     return 0;
 }
 
-static void stage_copy_in(unsigned char *buf, uint64_t cap, uint64_t off, const void *src,
-                          uint64_t n)
-{
-    uint64_t pos = off & (cap - 1), first = cap - pos;
-    if (n <= first) {
-        memcpy(buf + pos, src, n);
-    } else {
-        memcpy(buf + pos, src, first);
-        memcpy(buf, (const unsigned char *)src + first, n - first);
-    }
-}
-
-static void stage_copy_out(struct stage *st, uint64_t off, void *dst, uint64_t n)
-{
-    const unsigned char *buf = stage_buf(st);
-    uint64_t pos = off & (st->cap - 1), first = st->cap - pos;
-    if (n <= first) {
-        memcpy(dst, buf + pos, n);
-    } else {
-        memcpy(dst, buf + pos, first);
-        memcpy((unsigned char *)dst + first, buf, n - first);
-    }
-}
-
 /* One field of the record header at off in st: a record starts on 8 bytes
  * and its fields lie within 8-byte words, so none is cut by the wrap. */
 #define STAGE_HDR_FIELD(st, off, field, dst) \
@@ -149,12 +126,12 @@ static void stage_copy_out(struct stage *st, uint64_t off, void *dst, uint64_t n
 static uint64_t lane_trim(struct stream *s, struct stage *st, uint64_t t, uint64_t h)
 {
     uint64_t n = 0, last = 0;
-    if (t < h && h - t > s->ring.cap && st->dropped == 0)
-        STAGE_HDR_FIELD(st, t, ts, &st->drop_ts);
-    /* Only the lengths in the loop: the last one's time is read after it
-     * (a walk of up to the ring's size, memory-bound). */
-    while (t < h && h - t > s->ring.cap) {  /* it and all after it fit in the ring */
+    /* The lengths only, and the first one's time: the last one's is read
+     * after the walk (up to the ring's size, memory-bound). */
+    while (t < h && h - t > s->ring.cap) {  /* else it and all after it fit in the ring */
         uint32_t len;
+        if (n == 0 && st->dropped == 0)
+            STAGE_HDR_FIELD(st, t, ts, &st->drop_ts);
         STAGE_HDR_FIELD(st, t, len, &len);
         last = t;
         t += rec_size(len & REC_LEN_MASK);
@@ -288,13 +265,8 @@ int stage_record(struct stream *s, trace_event_id_t id, const void *data, size_t
             memcpy(p + sizeof h, data, n);
         }
     } else {
-        static const uint64_t zero = 0;
         struct rec_hdr copy = h;        /* h's address is never taken: it stays in registers */
-        stage_copy_in(c->buf, c->mask + 1, head, &copy, sizeof copy);
-        if (n) {
-            stage_copy_in(c->buf, c->mask + 1, head + size - 8, &zero, 8);
-            stage_copy_in(c->buf, c->mask + 1, head + sizeof h, data, n);
-        }
+        rec_put_wrapped(c->buf, c->mask + 1, head, &copy, data, n);
     }
     atomic_store_explicit(&st->head, head + size, memory_order_release);
     /* A reader may wait for it: looked at only when the buffer was empty,
@@ -369,14 +341,14 @@ static uint64_t drain_one(struct stream *s, struct stage *st, uint64_t tail)
     if (pos + REC_HDR_SIZE <= st->cap) {
         memcpy(&h, buf + pos, sizeof h);
     } else {
-        stage_copy_out(st, tail, &h, sizeof h);
+        wrap_copy_out(stage_buf(st), st->cap, tail, &h, sizeof h);
     }
     uint32_t len = h.len & REC_LEN_MASK;
     uint64_t size = rec_size(len);
     if (pos + size <= st->cap) {
         data = buf + pos + REC_HDR_SIZE;
     } else {
-        stage_copy_out(st, tail + REC_HDR_SIZE, copy, len);
+        wrap_copy_out(stage_buf(st), st->cap, tail + REC_HDR_SIZE, copy, len);
         data = copy;
     }
     step_begin(s, st, tail + size);
@@ -439,7 +411,7 @@ static int drain_run(struct stream *s, struct stage *st, uint64_t tail, uint64_t
  * again (log_flusher.c) -- from the tail not yet stored past the event being
  * put, which it would put a second time, out of order.  The lock is held by
  * this thread, so a flag of the thread's own suffices. */
-static _Thread_local int draining;
+static _Thread_local int draining TLS_IE;
 
 static void drain_all(struct stream *s, uint32_t used);
 
@@ -469,7 +441,7 @@ static void drain_all(struct stream *s, uint32_t used)
                 continue;
             busy++;
             uint64_t ts;
-            stage_copy_out(st, t, &ts, sizeof ts);
+            wrap_copy_out(stage_buf(st), st->cap, t, &ts, sizeof ts);
             if (best == NULL || ts < best_ts) {
                 best = st;
                 best_ts = ts;

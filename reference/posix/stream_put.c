@@ -2,7 +2,7 @@
 /*
  * stream_put.c -- the slow paths of recording (stream_put.h): a full LOOP
  * stream overwriting its oldest events, a full UNTIL_FULL stream stopping
- * itself; and the origin of an event.
+ * itself; and the deterministic origin of an event.
  */
 #include <stdlib.h>
 #include "posix/process.h"

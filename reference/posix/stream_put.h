@@ -45,7 +45,6 @@ static inline uint64_t stream_now(struct stream *s)
     return timespec_to_ns(&ts);
 }
 
-/* The slow paths of stream_put (stream_put.c). */
 /* LOOP: an event of time ts lost, as the ring's oldest when overwritten:
  * counted, the overrun status, OVERFLOW from the oldest lost (S0248, S0279).
  * Inline: a wrapping ring loses one an event. */
@@ -75,7 +74,8 @@ static inline void stream_make_room(struct stream *s, uint64_t need)
         stream_lose(s, ts);             /* the overrun and full status too */
     }
 }
-/* LOOP: drops the ring's events of time cut or older (posix/stage.c). */
+/* The slow paths of stream_put (stream_put.c).  LOOP: drops the ring's
+ * events of time cut or older (posix/stage.c). */
 void stream_drop_upto(struct stream *s, uint64_t cut);
 int  stream_full_until(struct stream *s);
 
@@ -123,7 +123,7 @@ static inline void stream_write_at(struct stream *s, const uint64_t *ts, trace_e
         }
     } else {
         struct rec_hdr copy = h;        /* h's address is never taken: it stays in registers */
-        ring_put_wrapped(r, &copy, data, len);
+        rec_put_wrapped(ring_buf(r), r->cap, r->head, &copy, data, len);
     }
     r->head += size;
     s->recorded++;                              /* stream_counts.c */

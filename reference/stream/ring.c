@@ -17,14 +17,14 @@ void ring_init(struct ring *r, void *buf, uint64_t cap)
     r->head = r->tail = 0;
 }
 
-void ring_put_wrapped(struct ring *r, const struct rec_hdr *h, const void *data, uint32_t len)
+void rec_put_wrapped(unsigned char *buf, uint64_t cap, uint64_t head, const struct rec_hdr *h,
+                     const void *data, uint32_t len)
 {
     static const uint64_t zero = 0;
-    uint64_t size = rec_size(len);
-    ring_copy_in(r, r->head, h, sizeof *h);
+    wrap_copy_in(buf, cap, head, h, sizeof *h);
     if (len) {
         /* The padding first: ring bytes are always defined (stream_put.h). */
-        ring_copy_in(r, r->head + size - 8, &zero, 8);
-        ring_copy_in(r, r->head + sizeof *h, data, len);
+        wrap_copy_in(buf, cap, head + rec_size(len) - 8, &zero, 8);
+        wrap_copy_in(buf, cap, head + sizeof *h, data, len);
     }
 }

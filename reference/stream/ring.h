@@ -76,16 +76,41 @@ void ring_init(struct ring *r, void *buf, uint64_t cap);
 static inline uint64_t ring_used(const struct ring *r) { return r->head - r->tail; }
 
 /* Copies n bytes in at byte offset off / out from off, wrapping around. */
-static inline void ring_copy_in(struct ring *r, uint64_t off, const void *src, uint64_t n)
+/* n bytes in and out of a circular buffer of cap bytes (a power of two) at
+ * byte offset off: the ring's, and the staging buffers' (posix/stage.c). */
+static inline void wrap_copy_in(unsigned char *buf, uint64_t cap, uint64_t off, const void *src,
+                                uint64_t n)
 {
-    uint64_t pos = off & (r->cap - 1), first = r->cap - pos;
+    uint64_t pos = off & (cap - 1), first = cap - pos;
     if (n <= first) {
-        memcpy(ring_buf(r) + pos, src, n);
+        memcpy(buf + pos, src, n);
     } else {
-        memcpy(ring_buf(r) + pos, src, first);
-        memcpy(ring_buf(r), (const unsigned char *)src + first, n - first);
+        memcpy(buf + pos, src, first);
+        memcpy(buf, (const unsigned char *)src + first, n - first);
     }
 }
+
+static inline void wrap_copy_out(const unsigned char *buf, uint64_t cap, uint64_t off, void *dst,
+                                 uint64_t n)
+{
+    uint64_t pos = off & (cap - 1), first = cap - pos;
+    if (n <= first) {
+        memcpy(dst, buf + pos, n);
+    } else {
+        memcpy(dst, buf + pos, first);
+        memcpy((unsigned char *)dst + first, buf, n - first);
+    }
+}
+
+static inline void ring_copy_in(struct ring *r, uint64_t off, const void *src, uint64_t n)
+{
+    wrap_copy_in(ring_buf(r), r->cap, off, src, n);
+}
+
+/* A record of len data bytes that wraps past the end of a circular buffer,
+ * at byte offset head (ring.c). */
+void rec_put_wrapped(unsigned char *buf, uint64_t cap, uint64_t head, const struct rec_hdr *h,
+                     const void *data, uint32_t len);
 
 /* One field of the record header at byte offset off: records start on 8
  * bytes and the capacity is a multiple of 8, so no field of 8 bytes or
@@ -95,18 +120,9 @@ static inline void ring_copy_in(struct ring *r, uint64_t off, const void *src, u
     memcpy((dst), ring_buf(r) + (((off) + offsetof(struct rec_hdr, field)) & ((r)->cap - 1)), \
            sizeof((struct rec_hdr *)0)->field)
 
-/* A record that wraps past the ring's end, at its head (ring.c). */
-void ring_put_wrapped(struct ring *r, const struct rec_hdr *h, const void *data, uint32_t len);
-
 static inline void ring_copy_out(const struct ring *r, uint64_t off, void *dst, uint64_t n)
 {
-    uint64_t pos = off & (r->cap - 1), first = r->cap - pos;
-    if (n <= first) {
-        memcpy(dst, ring_buf(r) + pos, n);
-    } else {
-        memcpy(dst, ring_buf(r) + pos, first);
-        memcpy((unsigned char *)dst + first, ring_buf(r), n - first);
-    }
+    wrap_copy_out(ring_buf(r), r->cap, off, dst, n);
 }
 
 #endif

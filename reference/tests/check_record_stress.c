@@ -532,6 +532,27 @@ static trace_id_t lane_test_stream(struct stream **sp, uint64_t *t0, uint64_t *n
     return trid;
 }
 
+/* S0279: the OVERFLOW of events a lane dropped carries the timestamp of
+ * the first of them, the oldest event lost, as the ring's does (lane_trim
+ * keeps it while it walks the lane). */
+START_TEST(test_lane_overflow_has_first_lost_time)
+{
+    uint64_t t0, n;
+    struct stream *s;
+    trace_id_t trid = lane_test_stream(&s, &t0, &n);
+    for (uint32_t i = 0; i < n; i++)            /* more than the ring holds */
+        stage_by_hand(s, 1, t0 + 1 + i, 100 + i);
+    struct tu_ev ev;
+    ck_assert(tu_read1(trid, &ev));
+    ck_assert_int_eq(ev.info.posix_event_id, POSIX_TRACE_OVERFLOW);
+    ck_assert_msg((uint64_t)tu_ns(ev.info.posix_timestamp) == t0 + 1,
+                  "OVERFLOW at %llu, the first event lost at %llu",
+                  (unsigned long long)tu_ns(ev.info.posix_timestamp),
+                  (unsigned long long)(t0 + 1));
+    tu_shutdown(trid);
+}
+END_TEST
+
 /* S0279, S0216: events a lane drops that were staged long before they
  * reached the ring (a thread slow to publish them, or killed: the sigkill
  * suite saw it under qemu) give an OVERFLOW no older than the events read
@@ -641,6 +662,7 @@ Suite *suite_record_stress(void)
     tcase_add_test(tc, test_staged_merged_oldest_first);
     tcase_add_test(tc, test_staged_filtered_out_since);
     tcase_add_test(tc, test_lane_keeps_what_the_ring_keeps);
+    tcase_add_test(tc, test_lane_overflow_has_first_lost_time);
     tcase_add_test(tc, test_lane_overflow_never_goes_back);
     tcase_add_test(tc, test_lane_overflow_after_resume_never_goes_back);
     tcase_add_test(tc, test_drain_killed_midway_finished);
