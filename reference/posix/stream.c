@@ -170,6 +170,7 @@ static int create_stream(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t
         clock_gettime(CLOCK_REALTIME, &s->attr.__createtime);   /* S0087 */
     }
     s->simorigin = attr->__sim_origin;
+    s->plain = s->sim && !s->simorigin && policy == POSIX_TRACE_LOOP && s->max_data >= 8;
     s->sim_pid = (uint32_t)attr->__sim_pid;
     s->log = NULL;
     s->flush_mark = 0;

@@ -45,10 +45,10 @@ static inline uint64_t stream_now(struct stream *s)
     return timespec_to_ns(&ts);
 }
 
-/* LOOP: an event of time ts lost, as the ring's oldest when overwritten:
- * counted, the overrun status, OVERFLOW from the oldest lost (S0248, S0279).
- * Inline: a wrapping ring loses one an event. */
-static inline void stream_lose(struct stream *s, uint64_t ts)
+/* LOOP: n events lost, the oldest of time ts, as the ring's oldest when
+ * overwritten: counted, the overrun status, OVERFLOW from the oldest lost
+ * (S0248, S0279).  Inline: a wrapping ring loses one an event. */
+static inline void stream_lose_n(struct stream *s, uint64_t ts, uint64_t n)
 {
     if (s->ovf == OVF_NONE) {
         s->ovf = OVF_PENDING;
@@ -56,23 +56,37 @@ static inline void stream_lose(struct stream *s, uint64_t ts)
     } else if (s->ovf == OVF_PENDING && ts < s->ovf_ts) {
         s->ovf_ts = ts;                 /* a lane's, older than the ring's */
     }
-    s->lost++;
+    s->lost += n;
     s->overrun = POSIX_TRACE_OVERRUN;                   /* S0248 */
     s->full = POSIX_TRACE_FULL;
 }
+
+static inline void stream_lose(struct stream *s, uint64_t ts)
+{
+    stream_lose_n(s, ts, 1);
+}
+
 /* LOOP (S0032, S0033): drops the oldest events until need bytes are free.
  * The first event dropped since the reader caught up gives the OVERFLOW
- * timestamp (S0279).  Inline: a wrapping ring drops one an event. */
+ * timestamp (S0279): the ring's events are in time order, so the first
+ * dropped here is the oldest.  The walk reads only lengths and keeps the
+ * tail in a register; the stream is told once.  Inline: a wrapping ring
+ * drops one an event. */
 static inline void stream_make_room(struct stream *s, uint64_t need)
 {
-    while (s->ring.cap - ring_used(&s->ring) < need) {
+    struct ring *r = &s->ring;
+    if (r->cap - ring_used(r) >= need)
+        return;
+    uint64_t tail = r->tail, head = r->head, cap = r->cap, n = 0, ts;
+    RING_HDR_FIELD(r, tail, ts, &ts);
+    do {
         uint32_t len;
-        uint64_t ts;
-        RING_HDR_FIELD(&s->ring, s->ring.tail, len, &len);
-        RING_HDR_FIELD(&s->ring, s->ring.tail, ts, &ts);
-        s->ring.tail += rec_size(len & REC_LEN_MASK);
-        stream_lose(s, ts);             /* the overrun and full status too */
-    }
+        RING_HDR_FIELD(r, tail, len, &len);
+        tail += rec_size(len & REC_LEN_MASK);
+        n++;
+    } while (cap - (head - tail) < need);
+    r->tail = tail;
+    stream_lose_n(s, ts, n);            /* the overrun and full status too */
 }
 /* The slow paths of stream_put (stream_put.c).  LOOP: drops the ring's
  * events of time cut or older (posix/stage.c). */
@@ -96,6 +110,23 @@ struct stream_flush_hooks {
 };
 extern struct stream_flush_hooks stream_flush_hooks;
 
+/* Writes record h and its h->len bytes of data at p, where it does not
+ * wrap. */
+static inline void ring_put_record(unsigned char *p, const struct rec_hdr *h, const void *data,
+                                   uint32_t len)
+{
+    ring_put_hdr(p, h);
+    if (len == 8) {
+        memcpy(p + sizeof *h, data, 8);         /* the common size, inlined */
+    } else if (len) {
+        /* Zero the padding first: ring bytes are always defined, so a log
+         * writer may copy whole records. */
+        uint64_t zero = 0;
+        memcpy(p + rec_size(len) - 8, &zero, 8);
+        memcpy(p + sizeof *h, data, len);
+    }
+}
+
 /* Writes a record (room made); ts NULL: now, on the stream's clock. */
 static inline void stream_write_at(struct stream *s, const uint64_t *ts, trace_event_id_t id,
                                    const void *data, uint32_t len, int truncated,
@@ -110,17 +141,7 @@ static inline void stream_write_at(struct stream *s, const uint64_t *ts, trace_e
     uint64_t pos = r->head & (r->cap - 1);
     uint64_t size = rec_size(len);
     if (pos + size <= r->cap) {                 /* the common case: no wrap */
-        unsigned char *p = ring_buf(r) + pos;
-        ring_put_hdr(p, &h);
-        if (len == 8) {
-            memcpy(p + sizeof h, data, 8);      /* the common size, inlined */
-        } else if (len) {
-            /* Zero the padding first: ring bytes are always defined, so a
-             * log writer may copy whole records. */
-            uint64_t zero = 0;
-            memcpy(p + size - 8, &zero, 8);
-            memcpy(p + sizeof h, data, len);
-        }
+        ring_put_record(ring_buf(r) + pos, &h, data, len);
     } else {
         struct rec_hdr copy = h;        /* h's address is never taken: it stays in registers */
         rec_put_wrapped(ring_buf(r), r->cap, r->head, &copy, data, len);

@@ -92,6 +92,24 @@ static inline void shm_lock(struct shm_mutex *m)
         shm_lock_wait(m);
 }
 
+/* Takes m if it is free, without waiting and without a call: 1, else 0
+ * (held, or the caller's owner id not found yet: shm_lock finds it). */
+static inline int shm_trylock(struct shm_mutex *m)
+{
+    uint32_t me = atomic_load_explicit(&shm_owner_pid, memory_order_relaxed);
+    if (me == 0)
+        return 0;
+    if (!m->shared && SHM_SINGLE_THREADED()) {
+        if (atomic_load_explicit(&m->word, memory_order_relaxed) != 0)
+            return 0;
+        atomic_store_explicit(&m->word, me, memory_order_relaxed);
+        return 1;
+    }
+    uint32_t free_word = 0;
+    return atomic_compare_exchange_strong_explicit(&m->word, &free_word, me,
+                                                   memory_order_acquire, memory_order_relaxed);
+}
+
 static inline void shm_unlock(struct shm_mutex *m)
 {
     if (!m->shared && SHM_SINGLE_THREADED()) {

@@ -148,6 +148,10 @@ struct stream {
     struct shm_cond flush_wake;     /* its flusher waits here for work */
     struct shm_cond flush_idle;     /* clear waits here for a flush to end */
     int             simorigin;      /* deterministic origins (posixtrace_sim.h) */
+    /* The simulated clock, real origins, LOOP and a max-data-size of 8 or
+     * more, fixed at creation: the recording path's common case, which
+     * needs no other test of these (posix/record.c, record_sim). */
+    int             plain;
     uint32_t        sim_pid;
     /* Threads in the order they first recorded, and processes likewise
      * (posixtrace_attr_setsimorigin). */

@@ -7,7 +7,10 @@
  */
 #include "test_util.h"
 
+#include <posixtrace_counts.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <unistd.h>
 
 #define SMALL 1024  /* stream-min-size of the small streams */
 
@@ -152,6 +155,61 @@ START_TEST(test_loop_many_wraps)
      * one event that did not fit. */
     ck_assert_msg((size_t)(m - 2 + 1) * maxuser(sizeof(int)) + maxsys() > SMALL,
                   "only %d events survive in a %d-byte stream", m - 2, SMALL);
+    tu_shutdown(trid);
+}
+END_TEST
+
+/* The common event, 8 bytes on the simulated clock into a LOOP stream, has
+ * a path of its own (posix/record.c, record_sim; a record that would wrap
+ * past the ring's end leaves it): after many wraps, one OVERFLOW stamped
+ * with START and one RESUME (S0279, S0280), then the survivors with their
+ * data, times and origin (S0121, S0261: this process and thread, an
+ * address), and the events lost counted exactly (posixtrace_counts.h), the
+ * last event a bigger one that overwrites several at once. */
+START_TEST(test_loop_8byte_events)
+{
+    const uint64_t base = 0x0123456789abcdefULL;
+    trace_id_t trid = small_stream(POSIX_TRACE_LOOP);
+    struct tu_ev evs[400];
+    int total = 300;
+    ck_assert_int_eq(posix_trace_start(trid), 0);
+    for (int i = 0; i < total; i++) {
+        uint64_t v = base + (uint64_t)i;
+        posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &v, sizeof v);
+    }
+    unsigned char big[128] = { 0 };
+    posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, big, sizeof big);
+    struct posixtrace_counts c;
+    ck_assert_int_eq(posixtrace_get_counts(trid, &c), 0);
+    int m = tu_read_all(trid, evs, 400);
+    ck_assert_int_ge(m, 3);
+    ck_assert_uint_eq(evs[2].len, 8);
+    uint64_t v0;
+    memcpy(&v0, evs[2].data, sizeof v0);
+    int first = (int)(v0 - base);
+    ck_assert_int_gt(first, 0);
+    check_marker(&evs[0], POSIX_TRACE_OVERFLOW, tu_sim_ts(0));
+    check_marker(&evs[1], POSIX_TRACE_RESUME, tu_sim_ts(1 + first));
+    ck_assert_int_eq(m - 3, total - first);
+    ck_assert_uint_eq(evs[m - 1].len, sizeof big);
+    ck_assert_msg(c.recorded == (unsigned long long)total + 2 &&
+                      c.lost == (unsigned long long)first + 1 &&
+                      c.in_stream == (unsigned long long)(m - 2),
+                  "recorded %llu, lost %llu, in stream %llu: expected %d, %d, %d", c.recorded,
+                  c.lost, c.in_stream, total + 2, first + 1, m - 2);
+    for (int k = 2; k < m - 1; k++) {
+        const struct posix_trace_event_info *e = &evs[k].info;
+        uint64_t v;
+        ck_assert_int_eq(e->posix_event_id, POSIX_TRACE_UNNAMED_USEREVENT);
+        ck_assert_uint_eq(evs[k].len, 8);
+        memcpy(&v, evs[k].data, sizeof v);
+        ck_assert_msg(v == base + (uint64_t)(first + k - 2), "event %d: data %llx", k,
+                      (unsigned long long)v);
+        ck_assert_int_eq(tu_ns(e->posix_timestamp), tu_sim_ts(1 + first + (k - 2)));
+        ck_assert_int_eq(e->posix_pid, getpid());
+        ck_assert(pthread_equal(e->posix_thread_id, pthread_self()));
+        ck_assert_ptr_nonnull(e->posix_prog_address);
+    }
     tu_shutdown(trid);
 }
 END_TEST
@@ -502,6 +560,7 @@ Suite *suite_policy(void)
     tcase_add_test(tc, test_loop_full_status);
     tcase_add_test(tc, test_loop_overflow_resume_timestamps);
     tcase_add_test(tc, test_loop_many_wraps);
+    tcase_add_test(tc, test_loop_8byte_events);
     tcase_add_test(tc, test_loop_second_overflow);
     tcase_add_test(tc, test_loop_overrun_reset_full_until_read);
     tcase_add_test(tc, test_loop_full_stop_start);
