@@ -77,31 +77,33 @@ static int process_gone(uint32_t pid)
 void shm_lock_wait(struct shm_mutex *m)
 {
     uint32_t me = shm_lock_owner();
-    for (int i = 0; i < SPINS; i++) {
-        uint32_t w = atomic_load_explicit(&m->word, memory_order_relaxed);
-        if (w == 0 && atomic_compare_exchange_weak_explicit(&m->word, &w, me,
-                                                            memory_order_acquire,
-                                                            memory_order_relaxed))
-            return;
-        cpu_relax();
-    }
-    /* From here the lock is taken with the waiters bit: other threads may
-     * sleep on it still, and the unlock must wake them. */
+    /* Once this thread has slept, the lock is taken with the waiters bit:
+     * other threads may sleep on it still, and the unlock must wake them. */
+    uint32_t mark = 0;
     const struct timespec check = { 0, OWNER_CHECK_NS };
     for (;;) {
-        uint32_t w = atomic_load_explicit(&m->word, memory_order_relaxed);
-        if (w == 0) {
-            if (atomic_compare_exchange_weak_explicit(&m->word, &w, me | SHM_LOCK_WAITERS,
-                                                      memory_order_acquire,
-                                                      memory_order_relaxed))
+        /* Spins first, and again after each wake: a thread that records
+         * without pause frees the lock for a few ns an event, and a waiter
+         * woken without spinning would find it taken again nearly every
+         * time, and sleep again (the flusher of a FLUSH stream starved so
+         * for milliseconds: events lost with the disk keeping up). */
+        for (int i = 0; i < SPINS; i++) {
+            uint32_t w = atomic_load_explicit(&m->word, memory_order_relaxed);
+            if (w == 0 && atomic_compare_exchange_weak_explicit(&m->word, &w, me | mark,
+                                                                memory_order_acquire,
+                                                                memory_order_relaxed))
                 return;
-            continue;
+            cpu_relax();
         }
+        uint32_t w = atomic_load_explicit(&m->word, memory_order_relaxed);
+        if (w == 0)
+            continue;
         if (!(w & SHM_LOCK_WAITERS) &&
             !atomic_compare_exchange_weak_explicit(&m->word, &w, w | SHM_LOCK_WAITERS,
                                                    memory_order_relaxed, memory_order_relaxed))
             continue;
         w |= SHM_LOCK_WAITERS;
+        mark = SHM_LOCK_WAITERS;
         if (futex(&m->word, FUTEX_WAIT, w, m->shared ? &check : NULL, (int)m->shared) != 0 &&
             errno == ETIMEDOUT && process_gone(w & ~SHM_LOCK_WAITERS) &&
             atomic_compare_exchange_strong_explicit(&m->word, &w, me | SHM_LOCK_WAITERS,
