@@ -99,13 +99,6 @@ static unsigned bits(unsigned v)
     return n;
 }
 
-uint32_t log_event_need(const struct log_context *c, const struct rec_hdr *h)
-{
-    int time;
-    unsigned need = needed(c, h, &time);
-    return (uint32_t)time + bits(need) + log_event_slots(h->len & REC_LEN_MASK);
-}
-
 /* One simple slot: a context record (USER) or TIME (CONTROL). */
 static traceevent_t simple(unsigned cpu, unsigned cls, unsigned code, uint32_t d0,
                            uint32_t d1, uint32_t d2)

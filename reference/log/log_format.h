@@ -144,14 +144,11 @@ struct log_context {
 /* A segment begins: nothing stated. */
 void log_context_reset(struct log_context *c);
 
-/* Slots that event h (len = h->len & REC_LEN_MASK bytes of data) takes in
- * context c: the TIME and context records it needs, and its own. */
-uint32_t log_event_need(const struct log_context *c, const struct rec_hdr *h);
-
 /* Encodes event h (its data: len bytes at data) after the records of
- * context c into out[0..cap-1], and updates c.  words is scratch of
- * LOG_DATA_WORDS_MAX words.  Returns the slots written, or 0 if cap is too
- * small (nothing written, c untouched). */
+ * context c into out[0..cap-1] -- the TIME and context records it needs,
+ * then its own -- and updates c.  words is scratch of LOG_DATA_WORDS_MAX
+ * words.  Returns the slots written, or 0 if cap is too small or len over
+ * LOG_DATA_MAX (nothing written, c untouched). */
 size_t log_encode_event(struct log_context *c, const struct rec_hdr *h, const void *data,
                         uint32_t *words, traceevent_t *out, size_t cap);
 

@@ -375,40 +375,46 @@ static void next_segment(struct log_writer *w)
     }
 }
 
-/* Encodes an event into the current segment (room checked). */
-static void put(struct log_writer *w, const struct rec_hdr *h, const void *data)
+/* Encodes an event into the current segment if it fits, keeping `keep`
+ * slots free: 1, else 0 (nothing written). */
+static int put_keeping(struct log_writer *w, const struct rec_hdr *h, const void *data,
+                       uint32_t keep)
 {
-    size_t n = log_encode_event(&w->ctx, h, data, w->words, w->seg + w->used,
-                                w->g.seg_slots - w->used);
+    uint32_t room = w->g.seg_slots - w->used;
+    if (room < keep)
+        return 0;
+    size_t n = log_encode_event(&w->ctx, h, data, w->words, w->seg + w->used, room - keep);
     if (n == 0)
-        return;
+        return 0;
     if (w->used == 1)
         w->first_ts = (uint32_t)h->ts;
     w->used += (uint32_t)n;
     w->ends[w->seg_events++] = w->used;
+    return 1;
 }
 
 void log_writer_append(struct log_writer *w, const struct rec_hdr *h, const void *data)
 {
     uint32_t len = h->len & REC_LEN_MASK;
-    if ((w->g.policy == POSIX_TRACE_UNTIL_FULL && w->full) ||
+    if ((w->g.policy == POSIX_TRACE_UNTIL_FULL && w->full) || len > LOG_DATA_MAX ||
         log_event_slots(len) + LOG_CONTEXT_SLOTS_MAX + 1 > w->g.seg_slots) {
         w->lost++;                                      /* S0026, S0104 */
         w->overrun = 1;
         return;
     }
     for (;;) {
+        /* The encoder checks the room (it works out what the event needs
+         * once): the event goes in, or the segment is full. */
         int last = w->g.policy == POSIX_TRACE_UNTIL_FULL && w->k + 1 >= w->g.segments;
-        uint32_t n = log_event_need(&w->ctx, h);
-        if (w->used + n + (last ? LOG_STOP_SLOTS : 0) <= w->g.seg_slots)
-            break;
+        if (put_keeping(w, h, data, last ? LOG_STOP_SLOTS : 0))
+            return;
         if (last) {
             /* UNTIL_FULL: STOP is the log's last event (S0027). */
             static const int automatic = 1;
             struct rec_hdr stop = {
                 .ts = h->ts, .id = POSIX_TRACE_STOP, .len = sizeof automatic, .cpu = -1,
             };
-            put(w, &stop, &automatic);
+            put_keeping(w, &stop, &automatic, 0);
             w->full = 1;
             w->lost++;
             w->overrun = 1;
@@ -416,7 +422,6 @@ void log_writer_append(struct log_writer *w, const struct rec_hdr *h, const void
         }
         next_segment(w);
     }
-    put(w, h, data);
 }
 
 uint64_t log_writer_end(const struct log_writer *w)
