@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 #include "posix/log_flusher.h"
 #include "posix/process.h"
 #include "posix/stage.h"
@@ -40,6 +41,11 @@ static const struct origin no_origin = { 0, 0, 0, -1 };
 static int take_into(struct stream *s, struct rec_buf *b)
 {
     while (stream_event_ready(s)) {
+        size_t got = stream_take_records(s, b->buf + b->len, b->cap - b->len);
+        if (got > 0) {                  /* the common case: a run of records at once */
+            b->len += got;
+            continue;
+        }
         uint64_t size = stream_next_size(s);
         if (b->len + size > b->cap)
             return 1;
@@ -285,6 +291,19 @@ static void free_log(struct log_stream *ls)
     free(ls);
 }
 
+/* Writes each page of buf (NULL: none), so that the first events taken
+ * into it do not wait for its pages (as the stream's, shm.c). */
+static void touch_pages(unsigned char *buf, size_t n)
+{
+    volatile unsigned char *p = buf;
+    if (p == NULL)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t step = page > 0 ? (size_t)page : 4096u;
+    for (size_t i = 0; i < n; i += step)
+        p[i] = 0;
+}
+
 int log_stream_create(struct stream *s, int fd)
 {
     struct log_stream *ls = calloc(1, sizeof *ls);
@@ -297,6 +316,8 @@ int log_stream_create(struct stream *s, int fd)
     ls->pending.cap = ls->batch.cap = cap;
     ls->pending.buf = malloc(cap);
     ls->batch.buf = malloc(cap);
+    touch_pages(ls->pending.buf, cap);
+    touch_pages(ls->batch.buf, cap);
     if (ls->pending.buf == NULL || ls->batch.buf == NULL) {
         free(ls->pending.buf);
         free(ls->batch.buf);

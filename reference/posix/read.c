@@ -43,6 +43,23 @@ static void system_hdr(struct rec_hdr *h, trace_event_id_t id, uint64_t ts)
     h->cpu = -1;
 }
 
+/* Events were taken out of the ring: room made. */
+static inline void taken_room(struct stream *s)
+{
+    if (s->policy == POSIX_TRACE_LOOP)
+        s->full = POSIX_TRACE_NOT_FULL;     /* the read made room */
+    if (s->autostopped && ring_used(&s->ring) == 0 && s->state == SLOT_ACTIVE) {
+        /* UNTIL_FULL: empty again, so the stream restarts (S0036, S0037);
+         * not while its final flush empties it (shutdown). */
+        static const struct origin none = { 0, 0, 0, -1 };
+        s->autostopped = 0;
+        s->full = POSIX_TRACE_NOT_FULL;
+        stream_put(s, POSIX_TRACE_START, &s->filter, sizeof s->filter, 0, &none);   /* S0285 */
+        s->run = POSIX_TRACE_RUNNING;
+        stream_update_recording(s);
+    }
+}
+
 /* The next event, OVERFLOW and RESUME included, out of s (take). */
 static inline void take_one(struct stream *s, struct rec_hdr *h, void *data, size_t cap)
 {
@@ -63,18 +80,7 @@ static inline void take_one(struct stream *s, struct rec_hdr *h, void *data, siz
         ring_copy_out(&s->ring, s->ring.tail + REC_HDR_SIZE, data, n);
     s->ring.tail += rec_size(len);                      /* S0218 */
     s->taken++;                                         /* stream_counts.c */
-    if (s->policy == POSIX_TRACE_LOOP)
-        s->full = POSIX_TRACE_NOT_FULL;     /* the read made room */
-    if (s->autostopped && ring_used(&s->ring) == 0 && s->state == SLOT_ACTIVE) {
-        /* UNTIL_FULL: empty again, so the stream restarts (S0036, S0037);
-         * not while its final flush empties it (shutdown). */
-        static const struct origin none = { 0, 0, 0, -1 };
-        s->autostopped = 0;
-        s->full = POSIX_TRACE_NOT_FULL;
-        stream_put(s, POSIX_TRACE_START, &s->filter, sizeof s->filter, 0, &none);   /* S0285 */
-        s->run = POSIX_TRACE_RUNNING;
-        stream_update_recording(s);
-    }
+    taken_room(s);
 }
 
 /* stream_take's body, inline in the readers' path: whatever event it
@@ -88,6 +94,32 @@ static inline void take(struct stream *s, struct rec_hdr *h, void *data, size_t 
 void stream_take(struct stream *s, struct rec_hdr *h, void *data, size_t cap)
 {
     take(s, h, data, cap);
+}
+
+size_t stream_take_records(struct stream *s, unsigned char *buf, size_t cap)
+{
+    struct ring *r = &s->ring;
+    if (s->ovf != OVF_NONE)
+        return 0;                       /* OVERFLOW or RESUME first */
+    uint64_t tail = r->tail, end = tail, last = tail, used = ring_used(r), n = 0;
+    while (end - tail < used) {         /* whole records: their lengths only */
+        uint32_t len;
+        RING_HDR_FIELD(r, end, len, &len);
+        uint64_t size = rec_size(len & REC_LEN_MASK);
+        if (end - tail + size > cap)
+            break;
+        last = end;
+        end += size;
+        n++;
+    }
+    if (n == 0)
+        return 0;
+    ring_copy_out(r, tail, buf, end - tail);
+    RING_HDR_FIELD(r, last, ts, &s->taken_ts);
+    r->tail = end;                                      /* S0218 */
+    s->taken += n;                                      /* stream_counts.c */
+    taken_room(s);
+    return (size_t)(end - tail);
 }
 
 /* Takes the next event out of s (stream_event_ready(s) holds). */

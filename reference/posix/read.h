@@ -20,5 +20,10 @@ uint64_t stream_next_size(const struct stream *s);
  * data into data.  Frees its space; restarts an UNTIL_FULL stream that it
  * emptied (S0036). */
 void stream_take(struct stream *s, struct rec_hdr *h, void *data, size_t cap);
+/* Takes the oldest records, whole and as they are in the ring (headers,
+ * data, zeroed padding), up to cap bytes, into buf: what stream_take gives
+ * record by record, in one copy.  0 when the next event is an OVERFLOW or a
+ * RESUME (stream_take's) or does not fit.  Returns the bytes taken. */
+size_t stream_take_records(struct stream *s, unsigned char *buf, size_t cap);
 
 #endif

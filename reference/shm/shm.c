@@ -15,9 +15,20 @@
 #include <unistd.h>
 #include "shm/shm.h"
 
+/* The creator's mapping is populated: the pages of a stream are taken when
+ * it is created, not one by one while events are recorded into it (a fault
+ * a page, some microseconds each in a virtual machine: a FLUSH stream's
+ * first pass lost events to them). */
+#ifdef MAP_POPULATE
+#define SHM_POPULATE MAP_POPULATE
+#else
+#define SHM_POPULATE 0
+#endif
+
 static void *anonymous(size_t len, int *fd)
 {
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | SHM_POPULATE,
+                   -1, 0);
     if (p == MAP_FAILED)
         return NULL;
     *fd = -1;
@@ -97,7 +108,7 @@ void *shm_object_create(size_t len, char *name, int *fd)
         errno = e;
         return NULL;
     }
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | SHM_POPULATE, f, 0);
     if (p == MAP_FAILED) {
         int e = errno;
         if (name != NULL)

@@ -206,7 +206,8 @@ static void log_workload(unsigned seed, trace_event_id_t id)
     trace_id_t trid;
     ck_assert_int_eq(posix_trace_attr_init(&attr), 0);
     ck_assert_int_eq(posix_trace_attr_setstreamfullpolicy(&attr, strpol[rand_r(&r) % 2]), 0);
-    ck_assert_int_eq(posix_trace_attr_setlogfullpolicy(&attr, logpol[rand_r(&r) % 2]), 0);
+    int logpolicy = logpol[rand_r(&r) % 2];
+    ck_assert_int_eq(posix_trace_attr_setlogfullpolicy(&attr, logpolicy), 0);
     ck_assert_int_eq(posix_trace_attr_setmaxdatasize(&attr, 16), 0);
     ck_assert_int_eq(posix_trace_attr_setstreamsize(&attr, 256 + (size_t)(rand_r(&r) % 1024)), 0);
     ck_assert_int_eq(posix_trace_attr_setlogsize(&attr, 4096 + (size_t)(rand_r(&r) % 8192)), 0);
@@ -231,6 +232,14 @@ static void log_workload(unsigned seed, trace_event_id_t id)
         ck_assert_msg(c.written + c.discarded == c.flushed,
                       "seed %u: written %llu + discarded %llu != flushed %llu", seed,
                       c.written, c.discarded, c.flushed);
+        /* The flush over, every event taken out of the stream reached the
+         * writer, and the writer had no other but the STOP an UNTIL_FULL
+         * log writes of its own once full (S0027). */
+        unsigned long long own_stop = logpolicy == POSIX_TRACE_UNTIL_FULL &&
+                                      st.posix_log_full_status == POSIX_TRACE_FULL;
+        ck_assert_msg(c.taken + own_stop == c.flushed,
+                      "seed %u: taken %llu (+ %llu) != flushed %llu", seed, c.taken, own_stop,
+                      c.flushed);
     }
     ck_assert_int_eq(posix_trace_shutdown(trid), 0);
     ck_assert_int_eq(lseek(fileno(f), 0, SEEK_SET), 0);
