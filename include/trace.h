@@ -247,7 +247,8 @@ long posix_trace_sysconf(int name);
  * event of this type -- a stream of the process may record it, or a
  * controller has posted the process a new stream -- so that an event with
  * nothing to record (the process traced into no stream, or its type
- * filtered out) costs a few loads in the caller and no call; else it calls
+ * filtered out) costs four loads and a branch in the caller and no call
+ * (the id's mask is made once where the id does not change); else it calls
  * __posixtrace_event_work(), the function less that test (which the
  * function itself makes).  Each argument is evaluated once (C11 7.1.4).
  * __posixtrace_gate is the library's, written by it alone; its layout is
@@ -256,8 +257,10 @@ long posix_trace_sysconf(int name);
  */
 #if defined(__GNUC__)
 struct __posixtrace_gate {
-    const unsigned int *__epoch;            /* the process block's epoch */
-    unsigned int __seen;                    /* the epoch the process last handled */
+    const unsigned int *__epoch;            /* nonzero: a controller posted the process a
+                                             * stream it has not attached yet */
+    unsigned int __seen;                    /* 0 (binaries built with an earlier
+                                             * <trace.h> test *__epoch ^ __seen) */
     const unsigned long long *__pass;       /* bit id: a stream of the process may
                                              * record id (all set: look at each) */
 };
@@ -270,14 +273,16 @@ void __posixtrace_event_work(trace_event_id_t, const void *__restrict, size_t);
 static __inline__ __attribute__((__always_inline__)) int
 __posixtrace_event_has_work(trace_event_id_t __id)
 {
-    const unsigned long long *__pass =
-        __atomic_load_n(&__posixtrace_gate.__pass, __ATOMIC_ACQUIRE);
+    /* Where id's bit is, as a word index and a mask, before the loads (with
+     * the same id event after event, a loop or a constant, made once). */
     unsigned int __w = __id / 64u < __POSIXTRACE_PASS_WORDS ? __id / 64u
                                                               : __POSIXTRACE_PASS_WORDS - 1u;
-    unsigned int __moved = __atomic_load_n(__posixtrace_gate.__epoch, __ATOMIC_ACQUIRE) ^
-                           __atomic_load_n(&__posixtrace_gate.__seen, __ATOMIC_RELAXED);
-    unsigned long long __bit = (__atomic_load_n(&__pass[__w], __ATOMIC_RELAXED) >> (__id % 64u)) &
-                               (unsigned long long)(__id < __POSIXTRACE_EVENT_ID_LIMIT);
+    unsigned long long __mask = (unsigned long long)(__id < __POSIXTRACE_EVENT_ID_LIMIT)
+                                << (__id % 64u);
+    const unsigned long long *__pass =
+        __atomic_load_n(&__posixtrace_gate.__pass, __ATOMIC_ACQUIRE);
+    unsigned int __moved = __atomic_load_n(__posixtrace_gate.__epoch, __ATOMIC_ACQUIRE);
+    unsigned long long __bit = __atomic_load_n(&__pass[__w], __ATOMIC_RELAXED) & __mask;
     return __builtin_expect((__moved | __bit) != 0, 0);
 }
 

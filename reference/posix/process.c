@@ -21,17 +21,18 @@
 #include "posix/process.h"
 #include "stream/stream.h"
 
-static _Atomic uint32_t no_epoch;       /* never moves: a process with no block */
+static _Atomic uint32_t no_block;       /* a process with no block: never posted to */
+static _Atomic uint32_t not_set_up = 1; /* before the first sync */
 
 #define PASS_WORDS (sizeof(trace_event_set_t) / sizeof(unsigned long long))
 static const unsigned long long pass_none[PASS_WORDS];  /* no stream: nothing to record */
 static unsigned long long pass_all[PASS_WORDS];         /* several: all set when first used */
 
-/* seen starts unlike the epoch: the first event of the process sets it up
+/* "Posted" until the first sync: the first event of the process sets it up
  * (proc_sync), should it come before the library's constructor. */
 struct __posixtrace_gate __posixtrace_gate = {
-    .__epoch = (const unsigned int *)&no_epoch,
-    .__seen = 1,
+    .__epoch = (const unsigned int *)&not_set_up,
+    .__seen = 0,
     .__pass = pass_none,
 };
 
@@ -88,7 +89,7 @@ static void ensure_self(struct proc *p)
         p->ns = p->self;
         p->ns_fd = p->self_fd;
         p->names = &p->self->names;
-        proc_set_epoch(&p->self->epoch);
+        proc_set_posted_word(&p->self->posted);
     } else {
         p->names = &private_names;
     }
@@ -221,9 +222,14 @@ static void drop_dead(struct proc *p)
 static void sync_streams(struct proc *p)
 {
     pthread_mutex_lock(&p->lock);
-    uint32_t e = proc_epoch();
     drop_dead(p);
+    if (__atomic_load_n(&__posixtrace_gate.__epoch, __ATOMIC_RELAXED) ==
+        (const unsigned int *)&not_set_up)
+        proc_set_posted_word(p->self != NULL ? &p->self->posted : &no_block);
     if (p->self != NULL) {
+        /* Cleared before the list is read: a stream posted after the
+         * reading sets it again (proc_post), so none is missed. */
+        atomic_store(&p->self->posted, 0);
         shm_lock(&p->self->lock);
         for (int i = 0; i < PB_ATTACH_MAX; i++) {
             char *name = p->self->attach[i];
@@ -245,7 +251,6 @@ static void sync_streams(struct proc *p)
         }
         shm_unlock(&p->self->lock);
     }
-    proc_set_seen(e);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -345,7 +350,7 @@ int proc_post(struct pb *target, const char *name)
         }
     shm_unlock(&target->lock);
     if (rc == 0)
-        atomic_fetch_add(&target->epoch, 1);
+        atomic_store(&target->posted, 1);      /* after the name: sync_streams */
     return rc;
 }
 
@@ -390,7 +395,7 @@ static void proc_prepare_fork(void)
     struct proc *p = &posixtrace_proc;
     /* A stream posted to this process that it has not attached yet (it
      * recorded nothing since) is inherited all the same (S0298). */
-    if (proc_epoch() != proc_seen())
+    if (proc_posted())
         sync_streams(p);
     pthread_mutex_lock(&p->lock);
     ensure_self(p);
@@ -455,15 +460,14 @@ static void proc_after_fork_child(void)
     int parent_fd = p->self_fd, ns_fd = p->ns_fd;
     struct pb *b = p->fork_pb;
     p->fork_pb = NULL;
-    /* The block's epoch is 0 until the parent posts a stream, which it can
-     * do as soon as the pid below is visible: the next event syncs. */
-    proc_set_seen(0);
+    /* The block's posted word is 0 until the parent posts a stream, which
+     * it can do as soon as the pid below is visible: the next event syncs. */
     if (b != NULL) {
         atomic_store(&b->pid, p->pid);
         p->self = b;
         p->self_fd = p->fork_fd;
         shm_set_cloexec(p->self_fd, 0);     /* found again after exec */
-        proc_set_epoch(&b->epoch);
+        proc_set_posted_word(&b->posted);
         if (!(kept && b->ns_shared && ns != NULL)) {
             b->ns_shared = 0;
             b->ns_id = b->id;
@@ -478,7 +482,7 @@ static void proc_after_fork_child(void)
          * traced by pid. */
         p->self = NULL;
         p->self_fd = -1;
-        proc_set_epoch(&no_epoch);
+        proc_set_posted_word(&no_block);
     }
     p->fork_fd = -1;
     if (parent != NULL && parent != p->ns)
@@ -573,7 +577,7 @@ static void find_after_exec(struct proc *p)
         struct pb *b = f[own].map;
         p->self = b;
         p->self_fd = f[own].fd;
-        proc_set_epoch(&b->epoch);
+        proc_set_posted_word(&b->posted);
         p->ns = b;
         p->ns_fd = p->self_fd;
         for (int i = 0; i < n && traced && b->ns_shared; i++)

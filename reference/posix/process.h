@@ -9,7 +9,7 @@
  * map it: the parent posts there the streams it creates for the child
  * (posix_trace_create with the child's pid) and reads there the child's
  * event names; the child notices a new stream at its next event (one load
- * of the block's epoch).  The block's descriptor is kept open, not
+ * of the block's posted word).  The block's descriptor is kept open, not
  * close-on-exec, so that a new image finds its block again, and so stays
  * traced (S0321).
  */
@@ -33,7 +33,8 @@ struct pb {
     int              ns_shared;     /* uses the names of block ns_id (INHERITED) */
     uint64_t         ns_id;
     struct shm_mutex lock;          /* shared, robust: attach[] */
-    _Atomic uint32_t epoch;         /* grows when attach[] gets a stream */
+    _Atomic uint32_t posted;        /* 1: attach[] got a stream since the process
+                                     * last looked (proc_post, sync_streams) */
     char             attach[PB_ATTACH_MAX][SHM_NAME_MAX];  /* streams to open */
     struct name_table names;
 };
@@ -69,26 +70,20 @@ struct proc {
 extern struct proc posixtrace_proc;
 
 /* The recording path's first test (<trace.h>: posix_trace_event, inline in
- * the caller, and posix/record.c) reads __posixtrace_gate: the epoch of the
- * process's block (a constant 0 with no block) and the one it last handled,
- * and the pass bits of its one stream (stream.h), or with no stream bits
- * all clear, with several all set (each stream is tested then).  Written
- * here, as the library's atomics. */
-static inline uint32_t proc_epoch(void)
+ * the caller, and posix/record.c) reads __posixtrace_gate: the `posted`
+ * word of the process's block (a constant 0 with no block, 1 before the
+ * process is set up), and the pass bits of its one stream (stream.h), or
+ * with no stream bits all clear, with several all set (each stream is
+ * tested then).  __seen stays 0, so that binaries built with an earlier
+ * <trace.h>, which test posted ^ __seen, test the same.  Written here, as
+ * the library's atomics. */
+static inline int proc_posted(void)
 {
-    return __atomic_load_n(__posixtrace_gate.__epoch, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(__posixtrace_gate.__epoch, __ATOMIC_ACQUIRE) != 0;
 }
-static inline uint32_t proc_seen(void)
+static inline void proc_set_posted_word(_Atomic uint32_t *w)
 {
-    return __atomic_load_n(&__posixtrace_gate.__seen, __ATOMIC_ACQUIRE);
-}
-static inline void proc_set_seen(uint32_t e)
-{
-    __atomic_store_n(&__posixtrace_gate.__seen, e, __ATOMIC_RELEASE);
-}
-static inline void proc_set_epoch(_Atomic uint32_t *e)
-{
-    __atomic_store_n(&__posixtrace_gate.__epoch, (const unsigned int *)e, __ATOMIC_RELEASE);
+    __atomic_store_n(&__posixtrace_gate.__epoch, (const unsigned int *)w, __ATOMIC_RELEASE);
 }
 
 /* Sets the process up once, with its fork handlers (also done at load by
@@ -103,7 +98,7 @@ void proc_names_in_use_by(int (*in_use)(const struct name_table *names));
 /* The names the process's posix_trace_eventid_open() uses. */
 struct name_table *proc_names(void);
 
-/* Handles streams posted to the process's block (the epoch moved). */
+/* Handles streams posted to the process's block (its posted word set). */
 void proc_sync(void);
 
 /* The streams the caller records into: attach (owned: the entry owns the

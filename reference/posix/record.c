@@ -120,13 +120,13 @@ __attribute__((noinline)) static void record_each(uint64_t mask, trace_event_id_
     } while (mask);
 }
 
-/* After the first test: a controller posted a stream (the block's epoch
- * moved), or several streams, or none that records id. */
+/* After the first test: a controller posted a stream (the block's posted
+ * word set), or several streams, or none that records id. */
 __attribute__((noinline)) static void record_slow(trace_event_id_t id, const void *data,
                                                   size_t len, const void *prog)
 {
     struct proc *p = &posixtrace_proc;
-    if (proc_epoch() != proc_seen())
+    if (proc_posted())
         proc_sync();                    /* a controller created a stream for us */
     uint64_t mask = atomic_load_explicit(&p->mask, memory_order_acquire);
     if (mask != 0 && id < __POSIXTRACE_EVENT_ID_LIMIT)
@@ -134,19 +134,19 @@ __attribute__((noinline)) static void record_slow(trace_event_id_t id, const voi
 }
 
 /* Past the first test: an event of the process's one stream that records
- * goes straight to record_into. */
+ * goes straight to record_sim (and from there where it belongs). */
 static inline __attribute__((always_inline)) void
 record_past_gate(trace_event_id_t id, const void *data, size_t len, const void *prog)
 {
     struct stream *s = atomic_load_explicit(&posixtrace_proc.one, memory_order_relaxed);
-    if (proc_epoch() == proc_seen() && s != NULL)
+    if (!proc_posted() && s != NULL)
         record_sim(s, id, data, len, prog);
     else
         record_slow(id, data, len, prog);
 }
 
-/* The first test, one branch whatever the case: the block's epoch has not
- * moved, and the pass bit of id is clear in the process's pass bits
+/* The first test, one branch whatever the case: nothing posted to the
+ * process's block, and the pass bit of id is clear in the process's pass bits
  * (process.h).  Made here when the function is called by its name or
  * address; <trace.h>'s macro makes it inline in the caller and calls
  * __posixtrace_event_work, the rest. */
