@@ -149,8 +149,8 @@ size_t log_encode_event(struct log_context *c, const struct rec_hdr *h, const vo
          * (through `words`, stored by 4 bytes and read by 8, they failed a
          * store forward each event: 40% of this function). */
         const unsigned char *d = data;
-        out[n] = simple(cpu, SLOT_CLASS_USER, h->id, low, log_le_word(d, len),
-                        len > 4 ? log_le_word(d + 4, len - 4) : 0);
+        out[n] = simple(cpu, SLOT_CLASS_USER, h->id, low, slot_le_word(d, len),
+                        len > 4 ? slot_le_word(d + 4, len - 4) : 0);
     } else {
         log_bytes_to_words(data, len, words);
         struct slot_key key = { .cpu = cpu, .cls = SLOT_CLASS_USER, .event = h->id,

@@ -166,19 +166,6 @@ int log_decode_event(const struct log_context *c, const struct slot_event *ev,
 
 /* Bytes as words, and back (KSP-10: little-endian whatever the host). */
 void log_bytes_to_words(const unsigned char *b, size_t n, uint32_t *w);
-
-/* The first word of n bytes (zero past the end): one load where the host
- * is little-endian.  Inline: the log's common event is one or two words. */
-static inline uint32_t log_le_word(const unsigned char *b, size_t n)
-{
-    if (n >= 4)
-        return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-               (uint32_t)b[3] << 24;
-    uint32_t x = 0;
-    for (size_t k = 0; k < n; k++)
-        x |= (uint32_t)b[k] << (8 * k);
-    return x;
-}
 void log_words_to_bytes(const uint32_t *w, size_t n, unsigned char *b);
 
 /* The attributes record: every attribute of the stream, version 1. */

@@ -72,7 +72,7 @@ void log_meta_key(struct slot_key *k, unsigned code, uint32_t stamp)
 void log_bytes_to_words(const unsigned char *b, size_t n, uint32_t *w)
 {
     for (size_t i = 0; 4 * i < n; i++)
-        w[i] = log_le_word(b + 4 * i, n - 4 * i);
+        w[i] = slot_le_word(b + 4 * i, n - 4 * i);
 }
 
 void log_words_to_bytes(const uint32_t *w, size_t n, unsigned char *b)

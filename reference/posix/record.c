@@ -94,10 +94,9 @@ __attribute__((noinline)) static void record_sim(struct stream *s, trace_event_i
         return;
     }
     struct rec_hdr h = {
-        .ts = s->sim_now, .thread = thread, .prog = (uint64_t)(uintptr_t)prog, .id = id,
+        .ts = stream_sim_tick(s), .thread = thread, .prog = (uint64_t)(uintptr_t)prog, .id = id,
         .pid = (uint32_t)posixtrace_proc.pid, .len = 8, .cpu = cpu,
     };
-    s->sim_now += s->sim_step;
     s->last_ts = h.ts;
     ring_put_record(ring_buf(r) + pos, &h, data, 8);
     r->head += need;

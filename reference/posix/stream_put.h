@@ -30,16 +30,21 @@ static inline void stream_origin(struct stream *s, struct origin *o, const void 
         origin_of_caller(o, prog);
 }
 
+/* The simulated clock's time, then advanced by its step (lock held). */
+static inline uint64_t stream_sim_tick(struct stream *s)
+{
+    uint64_t t = s->sim_now;
+    s->sim_now += s->sim_step;
+    return t;
+}
+
 /* The current time of the stream's clock, in ns since the Epoch; advances a
  * simulated clock by its step.  Called with the lock held, so that the
  * events of a stream are in timestamp order in its ring. */
 static inline uint64_t stream_now(struct stream *s)
 {
-    if (s->sim) {
-        uint64_t t = s->sim_now;
-        s->sim_now += s->sim_step;
-        return t;
-    }
+    if (s->sim)
+        return stream_sim_tick(s);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return timespec_to_ns(&ts);

@@ -78,27 +78,11 @@ static inline uint32_t shm_lock_owner(void)
 void shm_lock_wait(struct shm_mutex *m);
 void shm_lock_wake(struct shm_mutex *m);
 
-static inline void shm_lock(struct shm_mutex *m)
+/* One attempt to take m for owner me, without waiting: 1 if taken.  A
+ * lock no other process uses, in a process of one thread, is taken by a
+ * plain store; else by a compare-and-swap. */
+static inline int shm_take(struct shm_mutex *m, uint32_t me)
 {
-    uint32_t me = shm_lock_owner();
-    if (!m->shared && SHM_SINGLE_THREADED() &&
-        atomic_load_explicit(&m->word, memory_order_relaxed) == 0) {
-        atomic_store_explicit(&m->word, me, memory_order_relaxed);
-        return;
-    }
-    uint32_t free_word = 0;
-    if (!atomic_compare_exchange_strong_explicit(&m->word, &free_word, me,
-                                                 memory_order_acquire, memory_order_relaxed))
-        shm_lock_wait(m);
-}
-
-/* Takes m if it is free, without waiting and without a call: 1, else 0
- * (held, or the caller's owner id not found yet: shm_lock finds it). */
-static inline int shm_trylock(struct shm_mutex *m)
-{
-    uint32_t me = atomic_load_explicit(&shm_owner_pid, memory_order_relaxed);
-    if (me == 0)
-        return 0;
     if (!m->shared && SHM_SINGLE_THREADED()) {
         if (atomic_load_explicit(&m->word, memory_order_relaxed) != 0)
             return 0;
@@ -108,6 +92,22 @@ static inline int shm_trylock(struct shm_mutex *m)
     uint32_t free_word = 0;
     return atomic_compare_exchange_strong_explicit(&m->word, &free_word, me,
                                                    memory_order_acquire, memory_order_relaxed);
+}
+
+static inline void shm_lock(struct shm_mutex *m)
+{
+    if (!shm_take(m, shm_lock_owner()))
+        shm_lock_wait(m);
+}
+
+/* Takes m if it is free, without waiting and without a call: 1, else 0
+ * (held, or the caller's owner id not found yet: shm_lock finds it). */
+static inline int shm_trylock(struct shm_mutex *m)
+{
+    uint32_t me = atomic_load_explicit(&shm_owner_pid, memory_order_relaxed);
+    if (me == 0)                        /* not `me != 0 && shm_take(...)`: GCC then laid */
+        return 0;                       /* the plain store out of line (+2 ns an event) */
+    return shm_take(m, me);
 }
 
 static inline void shm_unlock(struct shm_mutex *m)

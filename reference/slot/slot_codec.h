@@ -65,4 +65,19 @@ void slot_decoder_report_cut(struct slot_decoder *d, uint64_t offset, unsigned h
 /* Frees what d holds (without delivering it: call finish first). */
 void slot_decoder_free(struct slot_decoder *d);
 
+/* The first word of n bytes of a payload: little-endian whatever the host,
+ * zero past the end (KSP-10); one load where the host is little-endian.
+ * Inline: the byte encoder's and the trace log's (an event of up to 8
+ * bytes is one or two of them). */
+static inline uint32_t slot_le_word(const unsigned char *b, size_t n)
+{
+    if (n >= 4)
+        return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+               (uint32_t)b[3] << 24;
+    uint32_t x = 0;
+    for (size_t k = 0; k < n; k++)
+        x |= (uint32_t)b[k] << (8 * k);
+    return x;
+}
+
 #endif /* POSIXTRACE_SLOT_CODEC_H */

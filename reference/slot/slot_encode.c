@@ -67,11 +67,8 @@ int slot_encode_words(const struct slot_key *key, const uint32_t *words, size_t 
 /* Word i of a byte payload: little-endian, zero past the end (KSP-10). */
 static uint32_t byte_word(const unsigned char *b, size_t nbytes, size_t i)
 {
-    uint32_t w = 0;
     size_t at = 4 * i;
-    for (unsigned k = 0; k < 4 && at + k < nbytes; k++)
-        w |= (uint32_t)b[at + k] << (8 * k);
-    return w;
+    return at < nbytes ? slot_le_word(b + at, nbytes - at) : 0;
 }
 
 int slot_encode_bytes(const struct slot_key *key, const void *bytes, size_t nbytes,
