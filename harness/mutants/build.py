@@ -65,6 +65,7 @@ class Implementation:
         self.lib = os.path.join(workdir, "lib", "libposixtrace.a")
         self.base = base            # an Implementation whose objects can be reused
         self.changed = set()
+        self.rebuilt = []           # the objects (basenames) the last build compiled
         for d in (self.src, self.include, self.obj, os.path.dirname(self.lib)):
             os.makedirs(d, exist_ok=True)
         # The library's layer folders, kept as folders: its includes name them.
@@ -109,6 +110,7 @@ class Implementation:
         base_objdir) of the files this copy did not change."""
         os.makedirs(objdir, exist_ok=True)
         jobs = []
+        self.rebuilt = []
         # A changed header reaches every file that includes it, directly or not.
         changed = self.changed | self._including({n for n in self.changed if n.endswith(".h")})
         for src in self.sources():
@@ -119,6 +121,7 @@ class Implementation:
                     and os.path.exists(base_obj):
                 shutil.copy(base_obj, obj)
                 continue
+            self.rebuilt.append(os.path.basename(obj))
             jobs.append((_cc, BASE_CFLAGS + list(flags) + ["-I" + self.include, "-I" + self.src,
                                                            "-c", "-o", obj, src],
                          "compiling %s" % name))
@@ -138,11 +141,13 @@ class Implementation:
     # LD_LIBRARY_PATH (the mutant proof links the tests once, not per mutant).
     SONAME = "libposixtrace-vendor.so"
 
-    def build_shared(self):
+    def build_shared(self, extra_flags=()):
         """The library as a shared object (position-independent objects in
-        obj-pic/, the base's reused for unchanged files): workdir/lib/SONAME."""
+        obj-pic/, the base's reused for unchanged files): workdir/lib/SONAME.
+        extra_flags go to the files compiled (not to the base's reused)."""
         objs = self._compile(os.path.join(self.dir, "obj-pic"),
-                             self.base and os.path.join(self.base.dir, "obj-pic"), ["-fPIC"])
+                             self.base and os.path.join(self.base.dir, "obj-pic"),
+                             ["-fPIC", *extra_flags])
         so = os.path.join(os.path.dirname(self.lib), self.SONAME)
         _cc(["-shared", "-Wl,-soname," + self.SONAME, "-o", so] + objs + ["-pthread"],
             "linking %s" % self.SONAME)
@@ -234,10 +239,12 @@ HANG_IDLE = 0.25
 
 
 def run_harness(repo, build_dir, reports_dir, *args, timeout=5, env=None, programs=None,
-                hang_idle=HANG_IDLE):
+                hang_idle=HANG_IDLE, vectors=False):
     """Runs harness/run.py on the programs of build_dir as a vendor's (only
     those listed in programs, if given: the tree may have gained test files
-    since they were built); returns (the report document, the CompletedProcess)."""
+    since they were built; the vectors too, with vectors, through
+    build_dir/harness/vecrun); returns (the report document, the
+    CompletedProcess)."""
     only = []
     if programs is not None:
         only = ["--no-discover"]
@@ -245,7 +252,7 @@ def run_harness(repo, build_dir, reports_dir, *args, timeout=5, env=None, progra
             only += ["--exe", p]
     argv = [PYTHON, os.path.join(repo, "harness", "run.py"), "--root", repo,
             "--build", build_dir, "--reports", reports_dir, "--impl", "vendor",
-            "--no-vectors", "--allow-fail", "--no-progress", "--timeout", str(timeout),
+            *([] if vectors else ["--no-vectors"]), "--allow-fail", "--no-progress", "--timeout", str(timeout),
             "--hang-idle", str(hang_idle),
             "-j", str(JOBS),
             "--profile", os.path.join(build_dir, "harness", "profile")] + only + list(args)
