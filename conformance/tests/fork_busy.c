@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fork_busy.c -- fork() meeting the trace calls: a fork while another thread
+ * of the process is inside trace calls, and forks of forks.
+ *
+ * fork() must return in the parent and the child whatever the other threads
+ * are doing, and the child is a process of its own: it is no controller of
+ * its parent's streams (S0320), it is traced into none of them without
+ * inheritance (S0319), and it can trace itself and its own children (a
+ * process may use the whole API: xsh 2.11).  An implementation that keeps
+ * locks or lists of its own across fork must leave the child's in order;
+ * these tests make the forks while the locks are taken and let the children
+ * fork again.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include "ct.h"
+#include "ct_stream.h"
+
+static pid_t fork_or_unresolved(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        CT_UNRESOLVED("fork failed: %s", ct_errname(errno));
+    return pid;
+}
+
+/* What a child checks of its own use of the API; its exit status says
+ * which step failed (0: all of them held). */
+enum child_step { CHILD_OK, CHILD_CREATE, CHILD_START, CHILD_READ, CHILD_SHUTDOWN,
+                  CHILD_PARENT_STREAM, CHILD_FORK, CHILD_GRANDCHILD };
+
+static const char *const child_steps[] = {
+    "ok", "its posix_trace_create(0, NULL) failed",
+    "its posix_trace_start failed", "its own event did not come back from its stream",
+    "its posix_trace_shutdown failed",
+    "posix_trace_shutdown of the parent's stream succeeded in the child (S0320)",
+    "its fork failed", "a grandchild it forked did not end with status 0",
+};
+
+/* The child's own stream: created, started, one event recorded and read
+ * back, shut down. */
+static int child_own_stream(void)
+{
+    trace_id_t t;
+    struct ct_rec r;
+    if (posix_trace_create(0, NULL, &t) != 0)
+        return CHILD_CREATE;
+    if (posix_trace_start(t) != 0)
+        return CHILD_START;
+    trace_event_id_t id = ct_open_id("ct-fork-child");
+    ct_record_seq(id, 77);
+    if (!ct_next_of(t, id, &r))
+        return CHILD_READ;
+    if (posix_trace_shutdown(t) != 0)
+        return CHILD_SHUTDOWN;
+    return CHILD_OK;
+}
+
+static const char *child_end(int st)
+{
+    if (WIFEXITED(st) && WEXITSTATUS(st) < (int)(sizeof child_steps / sizeof *child_steps))
+        return child_steps[WEXITSTATUS(st)];
+    return ct_wait_status(st);
+}
+
+/* ---- a fork while another thread is inside trace calls ------------------------------- */
+
+struct busy {
+    trace_id_t trid;
+    trace_event_id_t id;
+    atomic_int stop;
+    atomic_long calls;
+};
+
+/* Calls into the library without pause: the status, an event, a read. */
+static void *busy_main(void *arg)
+{
+    struct busy *b = arg;
+    struct posix_trace_status_info si;
+    struct posix_trace_event_info info;
+    char data[16];
+    size_t len;
+    int unavailable;
+    while (!atomic_load(&b->stop)) {
+        (void)posix_trace_get_status(b->trid, &si);
+        posix_trace_event(b->id, "busy", 4);
+        (void)posix_trace_trygetnext_event(b->trid, &info, data, sizeof data, &len,
+                                           &unavailable);
+        atomic_fetch_add(&b->calls, 1);
+    }
+    return NULL;
+}
+
+CT_TEST(fork_while_busy, "fork.during-trace-calls", "TRC",
+        "fork,posix_trace_create,posix_trace_get_status,posix_trace_event,"
+        "posix_trace_trygetnext_event,posix_trace_shutdown")
+{
+    struct busy b = { .stop = 0, .calls = 0 };
+    CT_SETUP_OK(posix_trace_create(0, NULL, &b.trid));
+    CT_SETUP_OK(posix_trace_start(b.trid));
+    b.id = ct_open_id("ct-fork-busy");
+    pthread_t th;
+    if (pthread_create(&th, NULL, busy_main, &b) != 0)
+        CT_UNRESOLVED("pthread_create failed");
+    /* Forks while the other thread is in its loop: each child uses the API
+     * on its own and must not control the parent's stream. */
+    int failed = 0, rounds = 40;
+    char what[200] = "";
+    for (int i = 0; i < rounds && !failed; i++) {
+        long seen = atomic_load(&b.calls);
+        while (atomic_load(&b.calls) < seen + 3)
+            sched_yield();                  /* the other thread is at work */
+        pid_t pid = fork_or_unresolved();
+        if (pid == 0) {
+            int rc = child_own_stream();
+            if (rc == CHILD_OK && posix_trace_shutdown(b.trid) == 0)
+                rc = CHILD_PARENT_STREAM;
+            _exit(rc);
+        }
+        int st;
+        if (waitpid(pid, &st, 0) != pid)
+            CT_UNRESOLVED("waitpid failed: %s", ct_errname(errno));
+        if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+            failed = 1;
+            snprintf(what, sizeof what, "fork %d of %d, made while another thread was in a"
+                     " trace call: in the child, %s", i + 1, rounds, child_end(st));
+        }
+    }
+    atomic_store(&b.stop, 1);
+    pthread_join(th, NULL);
+    CT_CHECK(!failed, "%s", what);
+    /* The parent's stream still works. */
+    struct posix_trace_status_info si;
+    CT_CHECK_OK(posix_trace_get_status(b.trid, &si));
+    CT_CHECK(si.posix_stream_status == POSIX_TRACE_RUNNING, "the parent's stream is %s after"
+             " its children's forks, expected RUNNING", ct_state_name(si.posix_stream_status));
+    CT_CHECK_OK(posix_trace_shutdown(b.trid));
+}
+
+/* ---- forks of forks ---------------------------------------------------------------- */
+
+/* In a child of a process that uses the API: fork grandchildren (more than
+ * a first table or list of children would hold), each using the API and
+ * ending, then the child's own stream. */
+static int child_forks_again(int grandchildren)
+{
+    for (int i = 0; i < grandchildren; i++) {
+        fflush(stdout);
+        pid_t g = fork();
+        if (g < 0)
+            return CHILD_FORK;
+        if (g == 0)
+            _exit(child_own_stream());
+        int st;
+        if (waitpid(g, &st, 0) != g || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            return CHILD_GRANDCHILD;
+    }
+    return child_own_stream();
+}
+
+CT_TEST(fork_of_fork, "fork.child-forks-again", "TRC",
+        "fork,posix_trace_create,posix_trace_start,posix_trace_event,posix_trace_shutdown")
+{
+    trace_id_t t;
+    CT_SETUP_OK(posix_trace_create(0, NULL, &t));
+    CT_SETUP_OK(posix_trace_start(t));
+    trace_event_id_t id = ct_open_id("ct-fork-of-fork");
+    ct_record_seq(id, 1);
+    /* Several children, each forking many times: the parent's own list of
+     * children grows too. */
+    for (int c = 0; c < 4; c++) {
+        pid_t pid = fork_or_unresolved();
+        if (pid == 0)
+            _exit(child_forks_again(24));
+        int st;
+        if (waitpid(pid, &st, 0) != pid)
+            CT_UNRESOLVED("waitpid failed: %s", ct_errname(errno));
+        CT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child %d of 4, which forked 24"
+                 " children of its own, each creating, using and shutting down a stream: %s",
+                 c + 1, child_end(st));
+        ct_record_seq(id, 2 + (unsigned)c);
+    }
+    struct ct_rec r;
+    unsigned n = 0;
+    while (ct_next_of(t, id, &r))
+        n++;
+    CT_CHECK(n == 5, "the parent's stream holds %u of the 5 events it recorded between its"
+             " children's forks", n);
+    CT_CHECK_OK(posix_trace_shutdown(t));
+}
