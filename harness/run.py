@@ -587,9 +587,11 @@ def run_tests(tests, options, jobs, limits, progress, tmp_root, watch=None, hang
     def one(t):
         work = tempfile.mkdtemp(prefix="t.", dir=tmp_root)
         env = dict(base_env, TMPDIR=work)
-        stop_at = watch.stop_at()
+        stop_at, hung_after = watch.stop_at(), watch.stop_hung_after()
         if stop_at:
             env["CT_STOP_AT"] = stop_at
+        if hung_after:
+            env["CT_STOP_HUNG_AFTER"] = hung_after
         # The test's notes of where it is (ct.c), beside its folder, not in it.
         notes = work + ".progress"
         limit = limits.of(t.id)
