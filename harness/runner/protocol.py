@@ -430,14 +430,15 @@ def wait_test(proc, timeout, hang_idle=0, started=None):
             os.close(pidfd)
 
 
-def run_program(argv, timeout, hang_idle=0):
+def run_program(argv, timeout, hang_idle=0, cwd=None, env=None):
     """Runs argv in a session of its own, as a test is run (its output read as
     it comes, ended at timeout or once stuck for hang_idle seconds); returns
     (returncode, stdout, stderr, how): how is None if it ended by itself,
     else the beginning of a message ("timed out after 5 s", "hung: ...").
     Raises OSError if it cannot be started."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
+                            stdin=subprocess.DEVNULL, start_new_session=True, cwd=cwd,
+                            env=env)
     out, err = _Capture(proc.stdout, head=1 << 22), _Capture(proc.stderr)
     ended = wait_test(proc, timeout, hang_idle)
     if ended is not None:
