@@ -38,7 +38,7 @@ from reporting import report_paths, report_text, results, shards              # 
 from reporting import kvec_timelines                                         # noqa: E402
 from rules import rulebook                                                     # noqa: E402
 from rules.spec import Spec                                                    # noqa: E402
-from runner import protocol, target, timelimits                                # noqa: E402
+from runner import preflight, protocol, target, timelimits                     # noqa: E402
 from runner.protocol import OPTIONS, Executable                                # noqa: E402
 from unbuilt import build_results, header_options, vector_list                 # noqa: E402
 
@@ -151,6 +151,12 @@ def parse_args(argv):
     p.add_argument("--profile", default=None, metavar="PATH",
                    help="the profile program (default: BUILD/harness/profile)")
     p.add_argument("--no-profile", action="store_true", help="do not run the profile program")
+    p.add_argument("--preflight", default=None, metavar="PATH",
+                   help="with a test wrapper, the program run through it before any test, to "
+                   "check that it runs a thread and a trace stream (default: "
+                   "BUILD/harness/preflight; harness/runner/preflight.py)")
+    p.add_argument("--no-preflight", action="store_true",
+                   help="do not check the test wrapper before the run")
     p.add_argument("--expect-reference", action="store_true",
                    help="the gate of 'make check': the implementation must be the reference; "
                    "fails if a rule it implements fails (rules listed in --known-gaps excepted)")
@@ -403,6 +409,27 @@ def run_profile(path, timeout=20.0, hang_idle=0):
     return profile
 
 
+def check_wrapper(path, timeout, hang_idle, native):
+    """Whether the test wrapper runs what the tests need (runner/preflight.py),
+    before any test: raises RunError when it does not (exit 2: no verdict
+    rather than every rule blamed on the implementation); returns the
+    warnings.  Without the preflight program the run goes on, saying so."""
+    if not os.path.isfile(path):
+        failure = build_results.read_build_log(path + ".build.log")
+        if failure:
+            return ["the preflight did not build: %s does not %s against the implementation "
+                    "under test: %s (log: %s); the test wrapper was not checked before the run"
+                    % (preflight.SOURCE, failure.step, (failure.errors or [
+                        "(no error line in the log)"])[0], os.path.relpath(failure.log_path))]
+        return ["no preflight program (%s): the test wrapper was not checked before the run "
+                "(build it with 'make conformance-build')" % path]
+    stop, warnings = preflight.check(path, timeout, hang_idle, native)
+    if stop:
+        raise RunError(stop + "; no test was run (fix the wrapper, or run the tests "
+                       "elsewhere; --no-preflight skips this check)")
+    return warnings
+
+
 def derive_options(profile, override, impl, from_headers=None):
     """({option: supported}, source): from the override, else the profile,
     else from_headers() ((options, source) or (None, why), the header
@@ -587,9 +614,11 @@ def run_tests(tests, options, jobs, limits, progress, tmp_root, watch=None, hang
     def one(t):
         work = tempfile.mkdtemp(prefix="t.", dir=tmp_root)
         env = dict(base_env, TMPDIR=work)
-        stop_at = watch.stop_at()
+        stop_at, hung_after = watch.stop_at(), watch.stop_hung_after()
         if stop_at:
             env["CT_STOP_AT"] = stop_at
+        if hung_after:
+            env["CT_STOP_HUNG_AFTER"] = hung_after
         # The test's notes of where it is (ct.c), beside its folder, not in it.
         notes = work + ".progress"
         limit = limits.of(t.id)
@@ -796,6 +825,10 @@ def run(args):
     # Whether a test (or the profile) is stuck is seen in its processes: not
     # through a wrapper that runs it elsewhere.
     hang_idle = args.hang_idle if target.runs_here() else 0
+    if target.wrapper() and not args.no_preflight:
+        warnings += check_wrapper(args.preflight or os.path.join(build, "harness", "preflight"),
+                                  max(5.0, args.timeout) * stretch, hang_idle,
+                                  native=conf.get("CROSS_COMPILING") != "yes")
     profile = {} if args.no_profile else run_profile(
         args.profile or os.path.join(build, "harness", "profile"),
         timeout=max(5.0, args.timeout) * stretch, hang_idle=hang_idle)

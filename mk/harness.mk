@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
 # mk/harness.mk -- the conformance harness: builds the portable tests
 # (conformance/tests/NAME.c, one program per file, with the framework ct.c) and
-# the implementation profile (harness/profile/profile.c) against the implementation
-# under test, and runs them with harness/run.py.  See harness/README.md.
+# the implementation profile (harness/profile/profile.c) and the preflight
+# (harness/profile/preflight.c: whether the test wrapper runs what the tests
+# need) against the implementation under test, and runs them with
+# harness/run.py.  See harness/README.md.
 #
 # Included by the Makefile; reads config.mk: CC, CFLAGS, CFLAGS_AUTO,
 # LDFLAGS, LDFLAGS_AUTO, IMPL (reference|vendor), TRACE_CFLAGS, TRACE_LIBS,
@@ -14,7 +16,7 @@
 #   make check-conformance    the same, as the gate of 'make check' against the
 #                             reference (--expect-reference; a plain run in
 #                             vendor mode)
-#   make conformance-build    build the test programs and the profile only
+#   make conformance-build    build the test programs, the profile and the preflight only
 #
 # A test program that does not build against the implementation under test
 # does not stop the build: see the rule of build/conformance/% below.
@@ -34,6 +36,7 @@ CT_OBJDIR  = build/harness/obj/tests
 # Tests with a compile probe (conformance/probes/NAME.c, see harness/probe.sh).
 CT_PROBED  = $(patsubst conformance/probes/%.c,build/conformance/%,$(wildcard conformance/probes/*.c))
 PROFILE    = build/harness/profile
+PREFLIGHT  = build/harness/preflight
 VECRUN    ?= build/harness/vecrun
 HARNESS_MK := $(lastword $(MAKEFILE_LIST))
 
@@ -72,7 +75,7 @@ HARNESS_RUN_FLAGS = --impl $(IMPL) \
 
 .PHONY: conformance check-conformance conformance-build
 
-conformance-build: $(CT_BINS) $(PROFILE) $(HARNESS_VECRUN)
+conformance-build: $(CT_BINS) $(PROFILE) $(PREFLIGHT) $(HARNESS_VECRUN)
 
 # Against the reference, the reference's known gaps (conformance/
 # reference_gaps.tsv: rules it fails for a documented reason) are reported as
@@ -155,6 +158,13 @@ $(CT_PROBED): build/conformance/%: conformance/probes/%.c harness/probe.sh
 $(PROFILE): harness/profile/profile.c $(TRACE_DEPS) config.mk $(HARNESS_MK) harness/build_test.sh
 	@mkdir -p $(@D) build/harness/deps
 	sh harness/build_test.sh program $< $@ 'the run goes on without the implementation profile' \
+	    $(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) $< $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
+
+# The preflight, built like the profile: without it, a run through a test
+# wrapper goes on without checking the wrapper first (run.py warns).
+$(PREFLIGHT): harness/profile/preflight.c $(TRACE_DEPS) config.mk $(HARNESS_MK) harness/build_test.sh
+	@mkdir -p $(@D) build/harness/deps
+	sh harness/build_test.sh program $< $@ 'the run goes on without checking the test wrapper first' \
 	    $(CC) $(HARNESS_CFLAGS) $(HARNESS_DEPFLAGS) $< $(HARNESS_LDFLAGS) $(TRACE_LIBS) -pthread
 
 -include $(wildcard build/harness/deps/*.d)

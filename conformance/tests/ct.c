@@ -145,6 +145,8 @@ const char *ct_hex(const void *p, size_t n)
  * are as good. */
 static char *progress;                      /* the mapped page, or NULL */
 static const char *stop_at;                 /* CT_STOP_AT: functions not to call */
+static const char *stop_hung_after;         /* CT_STOP_HUNG_AFTER: the same, tests hung
+                                               after they returned */
 static const char *call_function, *call_file;
 static int call_line;
 /* Threads of a test call the API at once: the call in progress and its note
@@ -155,6 +157,7 @@ static pthread_mutex_t call_lock = PTHREAD_MUTEX_INITIALIZER;
 static void progress_open(void)
 {
     stop_at = getenv("CT_STOP_AT");
+    stop_hung_after = getenv("CT_STOP_HUNG_AFTER");
     progress = ct_notes_open();
 }
 
@@ -174,14 +177,17 @@ void ct_call_begin(const char *function, const char *file, int line)
         note_call("call");
         pthread_mutex_unlock(&call_lock);
     }
-    if (stop_at && current && ct_in_list(stop_at, function)) {
+    int in = stop_at && ct_in_list(stop_at, function);
+    if (current && (in || (stop_hung_after && ct_in_list(stop_hung_after, function)))) {
         /* A process the test forked ends here too; the note tells the
          * runner why, whatever its parent then says. */
         if (progress)
-            snprintf(progress, CT_NOTE, "stopped %s %s:%d", function, file_base(file), line);
+            snprintf(progress, CT_NOTE, "%s %s %s:%d", in ? "stopped" : "stopped-after",
+                     function, file_base(file), line);
         ct_end(CT_CODE_UNRESOLVED, file, line,
-               "not run to the end: %s hung in several tests in a row, and this test"
-               " was about to call it (stopped before the call)", function);
+               "not run to the end: %s %s in several tests in a row, and this test"
+               " was about to call it (stopped before the call)", function,
+               in ? "hung" : "returned and then the test hung");
     }
 }
 

@@ -17,8 +17,10 @@
  * (harness/run.py sets CT_PROGRESS), and never change what the call does.
  *
  * The runner may also name functions that hung in several tests in a row
- * (CT_STOP_AT): a test that is about to call one of them ends UNRESOLVED
- * at once instead of hanging too (ct.c, ct_call_begin).
+ * (CT_STOP_AT), or after whose return several tests in a row hung outside
+ * the trace functions (CT_STOP_HUNG_AFTER): a test that is about to call one
+ * of them ends UNRESOLVED at once instead of hanging too (ct.c,
+ * ct_call_begin).
  */
 #ifndef CT_CALLS_H
 #define CT_CALLS_H

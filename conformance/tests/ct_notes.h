@@ -5,7 +5,8 @@
  * (harness/vec/vec_progress.c).  harness/run.py names a file in CT_PROGRESS; the
  * test maps it and keeps there, NUL-terminated, the trace call it is in
  * ("call <function> <file>:<line>", "returned ..." after, "stopped ..." when
- * CT_STOP_AT named it) in the first CT_NOTE bytes and the last check that
+ * CT_STOP_AT named it, "stopped-after ..." when CT_STOP_HUNG_AFTER did) in
+ * the first CT_NOTE bytes and the last check that
  * passed ("check <file>:<line> <count>") in the next.  Mapped, not written:
  * a note costs a few stores, and the runner reads it after it has killed a
  * test that hung, whatever state the process was in (harness/runner/protocol.py,
@@ -47,7 +48,7 @@ static inline char *ct_notes_open(void)
     return page;
 }
 
-/* Is name one of the comma-separated names of list (CT_OPTIONS, CT_STOP_AT)? */
+/* Is name one of the comma-separated names of list (CT_OPTIONS, CT_STOP_AT, ...)? */
 static inline int ct_in_list(const char *list, const char *name)
 {
     size_t n = strlen(name);

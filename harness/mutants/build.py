@@ -10,7 +10,7 @@ conformance tests against them, for the vendor-mode tests
     so = impl.build_shared()                          # workdir/lib/libposixtrace-vendor.so
 
     progs = TestPrograms(repo, include_dir, objdir)   # tests compiled once per header
-    progs.link(lib, build_dir)                        # build_dir/conformance/<name>, profile
+    progs.link(lib, build_dir)                        # build_dir/conformance/<name>, profile, preflight
     doc = run_harness(repo, build_dir, reports_dir)   # reports/conformance.json as a dict
 """
 
@@ -165,7 +165,7 @@ def _build_test(repo, step, name, *args):
 
 
 class TestPrograms:
-    """The portable tests (all, or those named), ct.c and the profile compiled
+    """The portable tests (all, or those named), ct.c, the profile and the preflight compiled
     against one header directory; linked with any library built against that
     header.  The tests are built by harness/build_test.sh, as mk/harness.mk
     builds them: one that does not compile or link leaves no program but a
@@ -196,9 +196,10 @@ class TestPrograms:
         self.helper_objs = [os.path.join(objdir, "lib", self._name(s) + ".o") for s in helpers]
         jobs += [(_build_test, repo, "compile", self._name(s), os.path.relpath(s, repo), o, CC,
                   *self.flags) for s, o in zip(helpers, self.helper_objs)]
-        profile = os.path.join(repo, "harness", "profile", "profile.c")
-        jobs.append((_cc, self.flags + ["-c", "-o", os.path.join(objdir, "profile.o"), profile],
-                     "compiling %s" % profile))
+        for prog in ("profile", "preflight"):
+            src = os.path.join(repo, "harness", "profile", prog + ".c")
+            jobs.append((_cc, self.flags + ["-c", "-o", os.path.join(objdir, prog + ".o"), src],
+                         "compiling %s" % src))
         _parallel(jobs)
         _build_test(repo, "archive", os.path.join(objdir, "libct.a"), "ar", "--",
                     *self.helper_objs)
@@ -215,7 +216,8 @@ class TestPrograms:
         return [os.path.join(build_dir, "conformance", self._name(s)) for s in self.tests]
 
     def link(self, lib, build_dir):
-        """build_dir/conformance/<name> for each test, build_dir/harness/profile."""
+        """build_dir/conformance/<name> for each test, build_dir/harness/profile and
+        build_dir/harness/preflight."""
         conf = os.path.join(build_dir, "conformance")
         harness = os.path.join(build_dir, "harness")
         os.makedirs(conf, exist_ok=True)
@@ -225,9 +227,8 @@ class TestPrograms:
                  os.path.join(conf, self._name(s)), CC, "--", ct,
                  os.path.join(self.objdir, "libct.a"), lib, "-pthread")
                 for s in self.tests]
-        jobs.append((_cc, ["-o", os.path.join(harness, "profile"),
-                           os.path.join(self.objdir, "profile.o"), lib, "-pthread"],
-                     "linking the profile"))
+        jobs += [(_cc, ["-o", os.path.join(harness, prog), os.path.join(self.objdir, prog + ".o"),
+                        lib, "-pthread"], "linking the %s" % prog) for prog in ("profile", "preflight")]
         _parallel(jobs)
 
 

@@ -737,6 +737,40 @@ HANG_IN_START = [
 ]
 
 
+# A library whose posix_trace_create, once it has returned, leaves the process
+# to block outside the trace functions (issue 31, item 4): a thread it starts
+# takes stdout's lock and keeps it, and then it answers EAGAIN, so the test
+# blocks as soon as it prints, which is where a test ends on a failed setup.
+# The run must still end in seconds, each test that calls it UNRESOLVED,
+# "hung: ... outside the trace functions (the last call, posix_trace_create
+# ..., had returned)" or stopped before calling it once several tests in a
+# row had hung after it (harness/tests/test_hang_everywhere.py).
+HANG_AFTER_CREATE = [
+    ("posix/stream.c",
+     "int posix_trace_create(pid_t pid, const trace_attr_t *restrict attr,\n"
+     "                       trace_id_t *restrict trid)\n{\n",
+     "static void *mutant_hold_stdout(void *taken)   /* MUTANT */\n{\n"
+     "    flockfile(stdout);\n"
+     "    sem_post(taken);\n"
+     "    for (;;)\n"
+     "        pause();\n"
+     "    return NULL;\n"
+     "}\n\n"
+     "int posix_trace_create(pid_t pid, const trace_attr_t *restrict attr,\n"
+     "                       trace_id_t *restrict trid)\n{\n"
+     "    sem_t taken;                                /* MUTANT: blocks the caller after */\n"
+     "    pthread_t t;\n"
+     "    sem_init(&taken, 0, 0);\n"
+     "    if (pthread_create(&t, NULL, mutant_hold_stdout, &taken) == 0)\n"
+     "        while (sem_wait(&taken) != 0)\n"
+     "            ;\n"
+     "    (void)pid, (void)attr, (void)trid;\n"
+     "    return EAGAIN;\n"),
+    ("posix/stream.c", "#include <errno.h>\n",
+     "#include <errno.h>\n#include <pthread.h>\n#include <semaphore.h>\n#include <stdio.h>\n"),
+]
+
+
 # Collateral observed with the portable tests as they were when the mutants were
 # last calibrated (harness/mutants/proof.py --verbose), beyond the patterns above; each
 # entry was reviewed: a test of that rule uses the broken behaviour in its setup

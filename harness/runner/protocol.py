@@ -188,8 +188,11 @@ def _last_result_line(stdout):
 
 # ---- where a test was: its notes in the CT_PROGRESS file (ct_notes.h) -----------
 
-# The beginning of the message of a test stopped before a call (ct.c, CT_STOP_AT).
+# The beginning of the message of a test stopped before a call (ct.c, CT_STOP_AT
+# and CT_STOP_HUNG_AFTER); after it, the function, then AFTER_WORDS when the
+# tests had hung after it returned (CT_STOP_HUNG_AFTER).
 STOPPED = "not run to the end: "
+AFTER_WORDS = "returned and then the test hung"
 NOTE_SIZE = 256         # CT_NOTE of ct_notes.h: the call note, then the check note
 
 
@@ -206,6 +209,12 @@ class Progress:
     def in_call(self):
         """The function the test was in when it was stopped, or None."""
         return self.function if self.call_state == "call" else None
+
+    @property
+    def after_call(self):
+        """The function the test had last called, and which had returned,
+        when it was stopped outside the trace functions; or None."""
+        return self.function if self.call_state == "returned" else None
 
     def where(self):
         """' in posix_trace_start (start.c:40); last check passed: start.c:38
@@ -241,7 +250,7 @@ def read_progress(path):
         return Progress()
     call, check = _note(data, 0), _note(data, 1)
     p = Progress()
-    if len(call) == 3 and call[0] in ("call", "returned", "stopped"):
+    if len(call) == 3 and call[0] in ("call", "returned", "stopped", "stopped-after"):
         p.call_state, p.function, p.call_at = call
     if len(check) == 3 and check[0] == "check":
         p.check_at, p.checks = check[1], check[2]
@@ -421,14 +430,15 @@ def wait_test(proc, timeout, hang_idle=0, started=None):
             os.close(pidfd)
 
 
-def run_program(argv, timeout, hang_idle=0):
+def run_program(argv, timeout, hang_idle=0, cwd=None, env=None):
     """Runs argv in a session of its own, as a test is run (its output read as
     it comes, ended at timeout or once stuck for hang_idle seconds); returns
     (returncode, stdout, stderr, how): how is None if it ended by itself,
     else the beginning of a message ("timed out after 5 s", "hung: ...").
     Raises OSError if it cannot be started."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
+                            stdin=subprocess.DEVNULL, start_new_session=True, cwd=cwd,
+                            env=env)
     out, err = _Capture(proc.stdout, head=1 << 22), _Capture(proc.stderr)
     ended = wait_test(proc, timeout, hang_idle)
     if ended is not None:
@@ -446,8 +456,10 @@ def run_test(test, timeout, env=None, cwd=None, progress_path=None, hang_idle=0)
     """Runs one test in a process group of its own.  Returns a dict:
     result, message, duration_ms, status ({"exit": n} | {"signal": name} |
     {"timeout": s} | {"hung": s} | {"error": text}), output (stdout and
-    stderr, truncated), and hung_in: the trace function it timed out or hung
-    in (or None).  A test stuck for hang_idle seconds (runner/stuck.py; 0:
+    stderr, truncated), hung_in: the trace function it timed out or hung
+    in (or None), and hung_after: the trace function it had last called,
+    which had returned, when it timed out or hung outside the trace
+    functions (or None).  A test stuck for hang_idle seconds (runner/stuck.py; 0:
     never) ends as hung, before its time limit.  With progress_path, the test
     keeps its notes there (CT_PROGRESS): a test that times out, hangs or
     crashes is reported with where it was."""
@@ -462,7 +474,8 @@ def run_test(test, timeout, env=None, cwd=None, progress_path=None, hang_idle=0)
     except OSError as e:
         return {"result": "UNRESOLVED", "message": "cannot run %s: %s" % (
                     test.exe.path, e.strerror or e),
-                "duration_ms": 0, "status": {"error": str(e)}, "output": "", "hung_in": None}
+                "duration_ms": 0, "status": {"error": str(e)}, "output": "", "hung_in": None,
+                "hung_after": None}
     with _live_lock:
         _live.add(proc)
     try:
@@ -499,14 +512,16 @@ def run_test(test, timeout, env=None, cwd=None, progress_path=None, hang_idle=0)
     if progress_path is not None and (timed_out or hung or rc != 0):
         progress = read_progress(progress_path)
     result, message = interpret(rc, stdout, timed_out, timeout, progress, hung)
-    if progress is not None and progress.call_state == "stopped" \
+    if progress is not None and progress.call_state in ("stopped", "stopped-after") \
             and not message.startswith(STOPPED):
-        # A process the test forked stopped before the call (CT_STOP_AT): its
-        # parent's message is only the consequence.
+        # A process the test forked stopped before the call (CT_STOP_AT,
+        # CT_STOP_HUNG_AFTER): its parent's message is only the consequence.
         result = "UNRESOLVED"
-        message = "%s%s hung in several tests in a row, and a process of this test was " \
+        why = "hung in several tests in a row" if progress.call_state == "stopped" else \
+            AFTER_WORDS + " in several tests in a row"
+        message = "%s%s %s, and a process of this test was " \
             "about to call it (%s; stopped before the call), so: %s" % (
-                STOPPED, progress.function, progress.call_at, message)
+                STOPPED, progress.function, why, progress.call_at, message)
     if hung:
         status = {"hung": hung[0]}
     elif timed_out:
@@ -523,4 +538,5 @@ def run_test(test, timeout, env=None, cwd=None, progress_path=None, hang_idle=0)
     by_rule = {} if gone or rc < 0 else rule_results(stdout, test.rules, result)
     return {"result": result, "message": message, "duration_ms": duration_ms,
             "status": status, "output": truncate_output(output), "rule_results": by_rule,
-            "hung_in": progress.in_call if gone and progress is not None else None}
+            "hung_in": progress.in_call if gone and progress is not None else None,
+            "hung_after": progress.after_call if gone and progress is not None else None}

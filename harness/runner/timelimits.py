@@ -16,7 +16,12 @@ runner/stuck.py; protocol.Progress.in_call), the tests
 started afterwards are told not to call it (CT_STOP_AT, read by ct.c): one
 that is about to call it ends UNRESOLVED at once, saying so, and those that
 never call it run as usual.  A library that hangs in posix_trace_start then
-costs a few time limits in all, not one per test.
+costs a few time limits in all, not one per test.  The same when STOP_AFTER
+tests in a row hang outside the trace functions and the last trace call
+each had made, and which had returned, was the same function (a library
+whose posix_trace_create leaves the process to block afterwards): the
+tests started afterwards are told not to call that function (CT_STOP_HUNG_AFTER),
+and the message says that the tests hung after it returned.
 
 Python 3 standard library only.
 """
@@ -24,7 +29,7 @@ Python 3 standard library only.
 import os
 import threading
 
-from runner.protocol import STOPPED
+from runner.protocol import AFTER_WORDS, STOPPED
 
 HANG_IDLE = 1.0         # seconds stuck (runner/stuck.py) before a test ends as hung
 FACTOR = 10.0           # times the measured time
@@ -99,47 +104,72 @@ class Limits:
 
 
 class HangWatch:
-    """Counts hangs in a row in the same function; past STOP_AFTER, the
-    function is one the tests started afterwards must not call."""
+    """Counts hangs in a row in the same function, or after the same function
+    had returned (a hang outside the trace functions: Progress.after_call);
+    past STOP_AFTER, the function is one the tests started afterwards must
+    not call."""
 
     def __init__(self, stop_after=STOP_AFTER):
         self.stop_after = stop_after
         self.lock = threading.Lock()
         self.streak_function, self.streak = None, []
         self.stopped = {}            # function -> the test ids that hung in it
+        self.stopped_after = {}      # function -> the test ids that hung after it returned
 
     def stop_at(self):
         """The value of CT_STOP_AT for a test starting now ('' for none)."""
         with self.lock:
             return ",".join(sorted(self.stopped))
 
+    def stop_hung_after(self):
+        """The value of CT_STOP_HUNG_AFTER for a test starting now ('' for none):
+        the functions after whose return tests hung, not already in
+        CT_STOP_AT."""
+        with self.lock:
+            return ",".join(sorted(set(self.stopped_after) - set(self.stopped)))
+
     def finished(self, test_id, run):
         """Takes the result of a test (a protocol.run_test dict)."""
         if not self.stop_after:
             return
-        hung_in = run.get("hung_in")
+        # ("in", f): hung in f; ("after", f): hung outside the trace
+        # functions, f the last call, which had returned.
+        if run.get("hung_in") is not None:
+            hung = ("in", run["hung_in"])
+        elif run.get("hung_after") is not None:
+            hung = ("after", run["hung_after"])
+        else:
+            hung = None
         with self.lock:
-            if hung_in is None:
+            if hung is None:
                 self.streak_function, self.streak = None, []
                 return
-            if hung_in != self.streak_function:
-                self.streak_function, self.streak = hung_in, []
+            if hung != self.streak_function:
+                self.streak_function, self.streak = hung, []
             self.streak.append(test_id)
-            if len(self.streak) >= self.stop_after and hung_in not in self.stopped:
-                self.stopped[hung_in] = list(self.streak)
+            stopped = self.stopped if hung[0] == "in" else self.stopped_after
+            if len(self.streak) >= self.stop_after and hung[1] not in stopped:
+                stopped[hung[1]] = list(self.streak)
 
     def explain(self, run):
         """Adds to the message of a test that ct.c stopped before a call
-        (CT_STOP_AT) the tests that had hung in the function."""
+        (CT_STOP_AT, CT_STOP_HUNG_AFTER) the tests that had hung in the function
+        or after it returned."""
         msg = run.get("message", "")
         if run.get("result") != "UNRESOLVED" or not msg.startswith(STOPPED):
             return
-        function = msg[len(STOPPED):].split(" ", 1)[0]
-        hung = self.stopped.get(function)
+        function, rest = (msg[len(STOPPED):].split(" ", 1) + [""])[:2]
+        if rest.startswith(AFTER_WORDS):
+            hung, how = self.stopped_after.get(function), "after %s returned" % function
+        else:
+            hung, how = self.stopped.get(function), "in %s" % function
         if hung:
-            run["message"] = msg + " [%s hung in %s]" % (", ".join(hung), function)
+            run["message"] = msg + " [%s hung %s]" % (", ".join(hung), how)
 
     def warnings(self):
         return ["%d tests in a row hung in %s (%s): the tests started afterwards "
                 "stopped before calling it (UNRESOLVED)" % (len(ids), f, ", ".join(ids))
-                for f, ids in sorted(self.stopped.items())]
+                for f, ids in sorted(self.stopped.items())] + \
+            ["%d tests in a row hung outside the trace functions after %s had returned (%s): "
+             "the tests started afterwards stopped before calling it (UNRESOLVED)"
+             % (len(ids), f, ", ".join(ids)) for f, ids in sorted(self.stopped_after.items())]

@@ -12,7 +12,7 @@ POSIX_TRACE_INHERITED) and libc0/, libc1/ (the 28 listed constants numbered
 spelling, no POSIX_TRACE_ERROR, a pointer trace_id_t in libc1); none defines
 a limit, and nominima/ is a <limits.h> without the four _POSIX_TRACE_*_MAX.
 
-Every conformance/tests/*.c and harness/profile/profile.c must compile against each
+Every conformance/tests/*.c, harness/profile/profile.c and preflight.c must compile against each
 (-fsyntax-only; the probed ones with harness/probe.sh's flags, as
 mk/harness.mk builds them), and the compile probes must find missing exactly
 what is missing.  Then a header with one declaration removed or mistyped:
@@ -37,6 +37,7 @@ ODD = os.path.join(FIXTURES, "odd_headers")
 TESTS = os.path.join(REPO, "conformance", "tests")
 PROBES = os.path.join(REPO, "conformance", "probes")
 PROFILE = os.path.join(REPO, "harness", "profile", "profile.c")      # built against the header too
+PREFLIGHT = os.path.join(REPO, "harness", "profile", "preflight.c")  # and the wrapper's preflight
 CC = os.environ.get("CC", "cc")
 CFLAGS = [*STD_CFLAGS, "-pthread", "-Wall", "-Wextra", "-Werror"]
 JOBS = max(2, os.cpu_count() or 2)
@@ -72,7 +73,7 @@ def _probe(name, cflags, outdir):
 
 
 def compile_suite(include_dirs, outdir, only=None, werror=True):
-    """Runs every probe and compiles ct.c, the tests' helpers (lib/), every test and the profile (or those
+    """Runs every probe and compiles ct.c, the tests' helpers (lib/), every test, the profile and the preflight (or those
     named in only) against include_dirs.  Returns (failures: {test file: first error
     lines}, missing: {probed test: parts that did not compile}).  werror=False
     compiles as for a vendor (mk/harness.mk drops -Werror there)."""
@@ -81,7 +82,7 @@ def compile_suite(include_dirs, outdir, only=None, werror=True):
     with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as pool:
         probes = dict(zip(probed, pool.map(
             lambda n: _probe(n, cflags, os.path.join(outdir, "probes")), probed)))
-        sources = sorted(s for s in glob.glob(os.path.join(TESTS, "*.c")) + [PROFILE] +
+        sources = sorted(s for s in glob.glob(os.path.join(TESTS, "*.c")) + [PROFILE, PREFLIGHT] +
                          glob.glob(os.path.join(TESTS, "lib", "*.c"))
                          if only is None or os.path.basename(s) in only)
 

@@ -333,3 +333,32 @@ def test_an_error_of_the_runner_itself_exits_2(fake_env):
                        universal_newlines=True)
     assert p.returncode == 2, p.stdout + p.stderr
     assert "internal error in the harness" in p.stderr and "ValueError: a bug" in p.stderr
+
+
+def test_hang_watch_stops_at_a_function_tests_hung_in_or_after():
+    """timelimits.HangWatch: three hangs in a row in one function name it in
+    CT_STOP_AT; three outside the trace functions after the same function
+    returned name it in CT_STOP_HUNG_AFTER (issue 31, item 4); a streak is of
+    one kind, and a test that ends otherwise breaks it."""
+    from runner import timelimits
+    w = timelimits.HangWatch(3)
+    after = {"hung_in": None, "hung_after": "posix_trace_create"}
+    inside = {"hung_in": "posix_trace_create", "hung_after": None}
+    for i, run in enumerate((after, after, inside, after, after, {"result": "PASS"}, after)):
+        w.finished("t%d" % i, run)
+    assert (w.stop_at(), w.stop_hung_after()) == ("", "")
+    w.finished("t7", after)
+    w.finished("t8", after)
+    assert (w.stop_at(), w.stop_hung_after()) == ("", "posix_trace_create")
+    run = {"result": "UNRESOLVED", "message": "not run to the end: posix_trace_create returned "
+           "and then the test hung in several tests in a row, and this test was about to call "
+           "it (stopped before the call) (x.c:3)"}
+    w.explain(run)
+    assert run["message"].endswith("(x.c:3) [t6, t7, t8 hung after posix_trace_create returned]")
+    assert w.warnings() == ["3 tests in a row hung outside the trace functions after "
+                            "posix_trace_create had returned (t6, t7, t8): the tests started "
+                            "afterwards stopped before calling it (UNRESOLVED)"]
+    for i in range(3):
+        w.finished("u%d" % i, inside)
+    # Hung in it too: CT_STOP_AT says so, and it is not named twice.
+    assert (w.stop_at(), w.stop_hung_after()) == ("posix_trace_create", "")

@@ -3,7 +3,8 @@
  * vec_progress.c -- the vector interpreter's notes of where it is
  * (vec_progress.h), on the page of ct_notes.h, as ct.c keeps them:
  * "call <function> <file>:<line>" before a step calls the implementation and
- * "returned ..." once the step is done.  The page is opened on the first call.
+ * "returned ..." once the step is done; "stopped ..." ("stopped-after ...")
+ * before a call that CT_STOP_AT (CT_STOP_HUNG_AFTER) names.  The page is opened on the first call.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -45,13 +46,14 @@ void vec_progress_call(const char *function, const char *path, int line,
     last_function = function;
     last_path = shown(path);
     last_line = line;
-    if (ct_in_list(getenv("CT_STOP_AT"), function)) {
-        note("stopped");
+    int in = ct_in_list(getenv("CT_STOP_AT"), function);
+    if (in || ct_in_list(getenv("CT_STOP_HUNG_AFTER"), function)) {
+        note(in ? "stopped" : "stopped-after");
         if (before_stop)
             before_stop();
-        printf("\nRESULT UNRESOLVED not run to the end: %s hung in several tests in a row,"
+        printf("\nRESULT UNRESOLVED not run to the end: %s %s in several tests in a row,"
                " and this test was about to call it (stopped before the call) (%s:%d)\n",
-               function, last_path, line);
+               function, in ? "hung" : "returned and then the test hung", last_path, line);
         fflush(stdout);
         _exit(2);                   /* VEC_UNRESOLVED */
     }
