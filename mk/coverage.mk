@@ -41,6 +41,23 @@
 # against any implementation, less the KSP vectors: "the portable suite"),
 # all = every tier.
 
+# A process that ends with _exit (the children the tests, the vector
+# interpreter, the golden logs and the library fork) skips gcov's writing of
+# its counts: in a coverage build every program and the shared library are
+# linked with -Wl,--wrap=_exit and harness/coverage/gcov_exit.c, whose _exit
+# writes them first.  The object is made before the library's objects (so
+# before any link), and the libraries, which every program links, are made
+# again when it changes.
+ifeq ($(COVERAGE),yes)
+COV_EXIT_OBJ  = build/obj/harness/coverage/gcov_exit.o
+LDFLAGS_AUTO += -Wl,--wrap=_exit $(CURDIR)/$(COV_EXIT_OBJ)
+$(LIB_OBJS): | $(COV_EXIT_OBJ)
+$(LIB_A) build/lib/$(LIB_SO_REAL): $(COV_EXIT_OBJ)
+$(COV_EXIT_OBJ): harness/coverage/gcov_exit.c config.mk mk/coverage.mk
+	@mkdir -p $(@D)
+	$(CC) $(STD_CFLAGS) -fPIC -O2 -Wall -Wextra $(CFLAGS) $(filter-out --coverage -O0,$(CFLAGS_AUTO)) -c -o $@ $<
+endif
+
 .PHONY: coverage coverage-report coverage-runs
 LCOV_RC      = --rc lcov_branch_coverage=1
 COVERAGE_DIR = reports/coverage
