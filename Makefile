@@ -9,11 +9,11 @@
 #
 # Hooks for other parts of the project: fragments mk/*.mk are included below
 # (before the rules); one may add targets to CHECK_EXTRA (run by 'make check'
-# and 'make check-full'), CHECK_FULL_EXTRA (the slow tier: run by 'make
-# check-full' only) and COVERAGE_EXTRA (run by 'make coverage' while
-# counting), e.g.
+# and 'make check-full') and CHECK_FULL_EXTRA (the slow tier: run by 'make
+# check-full' only), e.g.
 #     CHECK_EXTRA += conformance
-#     COVERAGE_EXTRA += conformance
+# 'make coverage' counts each tier of tests apart: its tiers are listed in
+# mk/coverage.mk.
 
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
@@ -112,7 +112,6 @@ TRACE_DEPS = $(if $(filter reference,$(IMPL)),$(LIB_A))
 # Hooks (see the top of this file).
 CHECK_EXTRA ?=
 CHECK_FULL_EXTRA ?=
-COVERAGE_EXTRA ?=
 
 include $(sort $(wildcard mk/*.mk))
 
@@ -264,53 +263,7 @@ endif
 	    --errors-for-leak-kinds=definite,indirect --track-fds=no $(TEST_BIN)
 endif
 
-# ---- coverage ----------------------------------------------------------------
-
-.PHONY: coverage coverage-report
-LCOV_RC = --rc lcov_branch_coverage=1
-COVERAGE_DIR = reports/coverage
-
-# Zero the counters, run the unit tests and $(COVERAGE_EXTRA), then report;
-# the report is written even when a test fails, and make then fails.
-coverage:
-ifneq ($(COVERAGE),yes)
-	@echo "error: 'make coverage' needs an instrumented build: run ./configure --enable-coverage, then make coverage."; exit 1
-endif
-ifeq ($(LCOV),)
-	@echo "error: lcov/genhtml were not found by ./configure: install them ('make deps') and run ./configure again."; exit 1
-endif
-	$(MAKE) --no-print-directory all $(if $(TEST_SRCS),$(TEST_BIN))
-	$(LCOV) --quiet --zerocounters --directory build/obj
-	@status=0; \
-	 $(MAKE) --no-print-directory check-unit $(COVERAGE_EXTRA) || status=$$?; \
-	 $(MAKE) --no-print-directory coverage-report || exit 1; \
-	 if [ $$status -ne 0 ]; then echo "coverage: some tests failed (report written all the same)"; fi; \
-	 exit $$status
-
-# The library and its tools only: tests and benchmarks are not counted.
-# Debian 12's geninfo (lcov 1.16-1) warns 'Subroutine ... redefined' on every
-# run (a packaging defect, harmless): those lines are filtered out, with bash's
-# pipefail keeping lcov's exit status.
-coverage-report: SHELL = /bin/bash
-coverage-report: .SHELLFLAGS = -o pipefail -c
-LCOV_QUIET = 2>&1 | { grep -v '^Subroutine .* redefined at .*geninfo' || true; }
-coverage-report:
-	@mkdir -p build/coverage $(COVERAGE_DIR)
-	$(LCOV) --quiet $(LCOV_RC) --capture --initial --directory build/obj \
-	    --base-directory . --output-file build/coverage/base.info $(LCOV_QUIET)
-	$(LCOV) --quiet $(LCOV_RC) --capture --directory build/obj \
-	    --base-directory . --output-file build/coverage/run.info $(LCOV_QUIET)
-	$(LCOV) --quiet $(LCOV_RC) --add-tracefile build/coverage/base.info \
-	    --add-tracefile build/coverage/run.info --output-file build/coverage/all.info
-	$(LCOV) --quiet $(LCOV_RC) --extract build/coverage/all.info '$(CURDIR)/reference/*' \
-	    --output-file build/coverage/reference.info
-	$(LCOV) --quiet $(LCOV_RC) --remove build/coverage/reference.info \
-	    '$(CURDIR)/reference/tests/*' '$(CURDIR)/reference/bench/*' \
-	    --output-file $(COVERAGE_DIR)/lcov.info
-	$(GENHTML) --quiet --branch-coverage --legend --title "libposixtrace" \
-	    --prefix $(CURDIR) --output-directory $(COVERAGE_DIR) $(COVERAGE_DIR)/lcov.info
-	@echo "coverage report: $(COVERAGE_DIR)/index.html"
-	@$(LCOV) $(LCOV_RC) --summary $(COVERAGE_DIR)/lcov.info
+# ---- coverage: mk/coverage.mk -------------------------------------------------
 
 # ---- benchmarks --------------------------------------------------------------
 

@@ -170,10 +170,9 @@ $(PREFLIGHT): harness/profile/preflight.c $(TRACE_DEPS) config.mk $(HARNESS_MK) 
 -include $(wildcard build/harness/deps/*.d)
 
 # 'make check' includes the conformance run against the reference (it fails if
-# any rule the reference implements fails) and the harness's own pytest suite;
-# 'make coverage' counts the conformance run too.
+# any rule the reference implements fails) and the harness's own pytest suite
+# ('make coverage' runs the conformance tests as a tier of its own: mk/coverage.mk).
 CHECK_EXTRA    += check-conformance check-pytest
-COVERAGE_EXTRA += check-conformance
 
 # The Python tooling and the harness end to end, in two tiers: 'make check'
 # runs the fast tests (pytest -m "not slow"), 'make check-full' the slow ones

@@ -56,7 +56,7 @@ GOLDEN_LOGS = build/harness/golden_logs
 
 $(GOLDEN_LOGS): harness/golden/golden_logs.c $(LIB_A) config.mk mk/log.mk
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CFLAGS_AUTO) -o $@ $< $(LIB_A) $(LDFLAGS) -pthread
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CFLAGS_AUTO) -o $@ $< $(LIB_A) $(LDFLAGS) $(LDFLAGS_AUTO) -pthread
 
 .PHONY: check-golden-logs bless-logs
 check-golden-logs: $(GOLDEN_LOGS)
