@@ -633,6 +633,16 @@ void ct_sleep_ms(long ms)
         ;
 }
 
+pid_t ct_fork(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        CT_UNRESOLVED("fork failed: %s", ct_errname(errno));
+    return pid;
+}
+
 /* ---- main: the protocol --------------------------------------------------------- */
 
 static int count_tests(void)

@@ -333,6 +333,12 @@ struct timespec ct_abstime_in_ms(long ms);
 /* Sleeps ms milliseconds (nanosleep, resumed after signals). */
 void ct_sleep_ms(long ms);
 
+/* ---- Processes ------------------------------------------------------------------- */
+
+/* fork() with stdout and stderr flushed first (nothing written before it is
+ * written twice); a fork that fails ends the test UNRESOLVED. */
+pid_t ct_fork(void);
+
 /* ---- Internals used by the macros ------------------------------------------------ */
 
 extern unsigned long ct_checks;

@@ -24,16 +24,6 @@
 #include "ct.h"
 #include "ct_stream.h"
 
-static pid_t fork_or_unresolved(void)
-{
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0)
-        CT_UNRESOLVED("fork failed: %s", ct_errname(errno));
-    return pid;
-}
-
 /* What a child checks of its own use of the API; its exit status says
  * which step failed (0: all of them held). */
 enum child_step { CHILD_OK, CHILD_CREATE, CHILD_START, CHILD_READ, CHILD_SHUTDOWN,
@@ -118,7 +108,7 @@ CT_TEST(fork_while_busy, "fork.during-trace-calls", "TRC",
         long seen = atomic_load(&b.calls);
         while (atomic_load(&b.calls) < seen + 3)
             sched_yield();                  /* the other thread is at work */
-        pid_t pid = fork_or_unresolved();
+        pid_t pid = ct_fork();
         if (pid == 0)
             _exit(CHILD_OK);
         int st;
@@ -184,7 +174,7 @@ CT_TEST(fork_of_fork, "fork.child-forks-again", "TRC",
     /* Several children, each forking many times: the parent's own list of
      * children grows too. */
     for (int c = 0; c < 4; c++) {
-        pid_t pid = fork_or_unresolved();
+        pid_t pid = ct_fork();
         if (pid == 0)
             _exit(child_forks_again(t, 24));
         int st;

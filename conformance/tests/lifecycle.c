@@ -43,16 +43,6 @@ static long rounds_past_sys_max(void)
     return r < 40 ? 40 : r;
 }
 
-static pid_t fork_or_unresolved(void)
-{
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0)
-        CT_UNRESOLVED("fork: %s", ct_errname(errno));
-    return pid;
-}
-
 /* waitpid for at most ms milliseconds: 1 and *st, or 0 (still running). */
 static int wait_bounded(pid_t pid, int *st, long ms)
 {
@@ -122,7 +112,7 @@ CT_TEST(frees_child_streams, "shutdown.frees", "TRC",
     if (pipe(p) != 0)
         CT_UNRESOLVED("pipe: %s", ct_errname(errno));
     trace_event_id_t id = ct_open_id("ct.life.child");
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         close(p[1]);
         for (long i = 0; i < 2000000; i++) {
@@ -231,7 +221,7 @@ static void controller_log_ends(void)
     tmp_file(path);
     if (pipe(p) != 0)
         CT_UNRESOLVED("pipe: %s", ct_errname(errno));
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         trace_attr_t a;
         trace_id_t trid;

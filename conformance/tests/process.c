@@ -89,16 +89,6 @@ static int read_ints(int fd, int *v, int n)
     return (int)(got / sizeof *v);
 }
 
-static pid_t fork_or_unresolved(void)
-{
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0)
-        CT_UNRESOLVED("fork failed: %s", ct_errname(errno));
-    return pid;
-}
-
 static void make_pipe(int p[2])
 {
     if (pipe(p) != 0)
@@ -284,7 +274,7 @@ CT_TEST(child_trid_einval, "create.EINVAL-child-trid", "TRC",
     CT_SETUP_OK(posix_trace_create(0, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     make_pipe(p);
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         struct posix_trace_status_info si;
         int out[5];
@@ -331,7 +321,7 @@ CT_TEST(child_trid_einval_inherited, "create.EINVAL-child-trid,fork.child-not-co
     CT_SETUP_OK(posix_trace_start(trid));
     posix_trace_event(id, "before", 6);
     make_pipe(p);
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         int out[6];
         close(p[0]);
@@ -398,7 +388,7 @@ CT_TEST(child_not_controller, "fork.child-not-controller", "TRC",
     CT_SETUP_OK(posix_trace_start(run));
     posix_trace_event(id, "before", 6);
     make_pipe(p);
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         int out[5];
         close(p[0]);
@@ -462,7 +452,7 @@ CT_TEST(not_traced_without_tri, "fork.not-traced-without-tri", "TRC",
         CT_SETUP_OK(posix_trace_start(t[k]));
     }
     make_pipe(p);
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         trace_event_id_t own;
         int out = 1;
@@ -502,7 +492,7 @@ static void controller_ends(enum ending how, const char *what)
 {
     int want = stream_count(), p[2], got[2], st;
     make_pipe(p);
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         int out[2];
         close(p[0]);
@@ -607,7 +597,7 @@ CT_TEST(exit_shuts_down_child_traced, "exit.shuts-down", "TRC,TRI",
     signal(SIGPIPE, SIG_IGN);       /* a grandchild that died: EPIPE, not death */
     make_pipe(p);
     make_pipe(q);
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         int out[3] = { 0, 0, -1 };
         close(p[0]);
@@ -667,7 +657,7 @@ CT_TEST(exec_shuts_down, "exec.shuts-down", "TRC", "posix_trace_create,execv")
                     " like; ct.h does not pass argv[0])");
     int want = stream_count(), p[2], got[5], st;
     make_pipe(p);
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         int out[2];
         trace_id_t first;
@@ -797,7 +787,7 @@ static void still_traced_tri(const char *exe, int same_name)
     CT_SETUP_OK(posix_trace_start(trid));
     make_pipe(p);
     make_pipe(go);
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         close(p[0]);
         close(go[1]);
@@ -830,7 +820,7 @@ CT_TEST(exec_still_traced, "exec.still-traced", "TRC",
     trace_id_t trid;
     make_pipe(go);
     make_pipe(p);
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         close(go[1]);
         close(p[0]);
