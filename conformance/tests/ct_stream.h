@@ -157,6 +157,17 @@ int ct_is_policy_constant(int p);
 /* A value distinct from LOOP, UNTIL_FULL and FLUSH. */
 int ct_invalid_policy(void);
 
+/* The invalid values of an int argument whose valid values are
+ * valid[0..nvalid), of every kind a program can pass: 0, 1, -1, 2, INT_MIN,
+ * INT_MAX, one below the smallest and one above the largest valid value,
+ * each valid value plus and minus one, 0x5a5a, and every int constant of
+ * <trace.h> of the options the build knows (another attribute's policies,
+ * the status values, a what, a how), none equal to a valid value, none
+ * twice; names[i] says what out[i] is.  Returns how many (at most
+ * CT_INVALID_MAX). */
+#define CT_INVALID_MAX 64
+int ct_invalid_ints(const int *valid, int nvalid, int *out, const char **names);
+
 /* ---- The return convention and the reference's exact checks ------------------------ */
 
 /* call must return 0; errno is cleared before it and reported after it (a
