@@ -60,6 +60,10 @@ void ct_check_user_event_limit(trace_id_t trid, ct_open_fn open, const char *fn,
  * get_name; ruling 24: the limit excludes the NUL). */
 void ct_check_name_max_opens(ct_open_fn open, const char *fn, char tag);
 
+/* How many identifiers the event type list of trid holds (rewound first,
+ * then walked to its end; UNRESOLVED past 100000). */
+size_t ct_typelist_count(trace_id_t trid);
+
 /* A trace id that no longer names a stream (ruling 25): use it before the
  * next posix_trace_create of the process. */
 trace_id_t ct_dead_stream(void);

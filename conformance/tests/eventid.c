@@ -185,9 +185,16 @@ CT_TEST(open_return_convention, "eventid_open.return-convention", "TRC",
     free(name);
 }
 
-CT_TEST(open_enametoolong, "eventid_open.ENAMETOOLONG", "TRC", "posix_trace_eventid_open")
+/* A call that fails maps nothing: the stream's event type list (the
+ * identifiers of the names the process mapped) is as long after it as
+ * before. */
+CT_TEST(open_enametoolong, "eventid_open.ENAMETOOLONG", "TRC",
+        "posix_trace_eventid_open,posix_trace_eventtypelist_getnext_id")
 {
     size_t max = ct_event_name_max();
+    trace_id_t trid = ct_new_stream(NULL, 0);
+    ct_open_id("ct.enametoolong.known");
+    size_t before = ct_typelist_count(trid);
     char *name = ct_long_name(max + 1, 'L');
     trace_event_id_t id;
     CT_CHECK_ERR(posix_trace_eventid_open(name, &id), ENAMETOOLONG);
@@ -195,6 +202,10 @@ CT_TEST(open_enametoolong, "eventid_open.ENAMETOOLONG", "TRC", "posix_trace_even
     name = ct_long_name(max + 100, 'L');
     CT_CHECK_ERR(posix_trace_eventid_open(name, &id), ENAMETOOLONG);
     free(name);
+    size_t after = ct_typelist_count(trid);
+    CT_CHECK(after == before, "the stream's event type list held %zu identifiers before two"
+             " eventid_open calls that failed with ENAMETOOLONG, and %zu after: a failed call"
+             " mapped a name", before, after);
 }
 
 CT_TEST(equal_compares, "eventid_equal.compares", "TRC", "posix_trace_eventid_equal")

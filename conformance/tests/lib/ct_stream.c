@@ -135,6 +135,21 @@ void ct_check_name_max_opens(ct_open_fn open, const char *fn, char tag)
     free(back);
 }
 
+size_t ct_typelist_count(trace_id_t trid)
+{
+    size_t n = 0;
+    int unavailable = 0;
+    CT_SETUP_OK(posix_trace_eventtypelist_rewind(trid));
+    for (;;) {
+        trace_event_id_t id;
+        CT_SETUP_OK(posix_trace_eventtypelist_getnext_id(trid, &id, &unavailable));
+        if (unavailable)
+            return n;
+        if (++n > 100000)
+            CT_UNRESOLVED("the event type list does not end after 100000 identifiers");
+    }
+}
+
 trace_id_t ct_dead_stream(void)
 {
     trace_id_t trid = ct_new_stream(NULL, 0);
