@@ -87,27 +87,38 @@ CT_TEST(value_set_fresh, "attr_getstreamfullpolicy.value-set", "TRC",
 CT_TEST(value_set_invalid_not_stored, "attr_getstreamfullpolicy.value-set", "TRC",
         "posix_trace_attr_setstreamfullpolicy,posix_trace_attr_getstreamfullpolicy")
 {
-    /* Whatever the setter answers for a value that is no policy, the getter
-     * never reports that value. */
-    int bad = ct_invalid_policy();
+    /* Whatever the setter answers for a value that is no policy, of every
+     * kind (ct_invalid_ints: 0, -1, the limits of int, next to a policy,
+     * another attribute's constant such as POSIX_TRACE_APPEND where it
+     * differs), the getter never reports that value; a refused value leaves
+     * the policy as it was. */
+    int valid[3] = { POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL }, nvalid = 2;
+#ifdef POSIX_TRACE_FLUSH
+    valid[nvalid++] = POSIX_TRACE_FLUSH;
+#endif
+    int bad[CT_INVALID_MAX];
+    const char *badname[CT_INVALID_MAX];
+    int nbad = ct_invalid_ints(valid, nvalid, bad, badname);
     static const int before[] = { POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL };
-    for (size_t i = 0; i < 2; i++) {
-        trace_attr_t a;
-        int got = -12345;
-        CT_SETUP_OK(posix_trace_attr_init(&a));
-        CT_SETUP_OK(posix_trace_attr_setstreamfullpolicy(&a, before[i]));
-        int rc = posix_trace_attr_setstreamfullpolicy(&a, bad);
-        CT_CHECK_OK(posix_trace_attr_getstreamfullpolicy(&a, &got));
-        CT_CHECK(got != bad && reportable(got),
-                 "after setstreamfullpolicy(%d) (no policy; it returned %s), the getter"
-                 " reports %d: expected POSIX_TRACE_LOOP (%d), POSIX_TRACE_UNTIL_FULL (%d)"
-                 " or POSIX_TRACE_FLUSH", bad, ct_errname(rc), got, POSIX_TRACE_LOOP,
-                 POSIX_TRACE_UNTIL_FULL);
-        if (rc != 0)
-            CT_CHECK(got == before[i], "a refused setstreamfullpolicy(%d) (%s) changed the"
-                     " policy from %d to %d", bad, ct_errname(rc), before[i], got);
-        CT_CHECK_OK(posix_trace_attr_destroy(&a));
-    }
+    for (int b = 0; b < nbad; b++)
+        for (size_t i = 0; i < 2; i++) {
+            trace_attr_t a;
+            int got = -12345;
+            CT_SETUP_OK(posix_trace_attr_init(&a));
+            CT_SETUP_OK(posix_trace_attr_setstreamfullpolicy(&a, before[i]));
+            int rc = posix_trace_attr_setstreamfullpolicy(&a, bad[b]);
+            CT_CHECK_OK(posix_trace_attr_getstreamfullpolicy(&a, &got));
+            CT_CHECK(got != bad[b] && reportable(got),
+                     "after setstreamfullpolicy(%d) (%s, no stream-full-policy; it returned"
+                     " %s), the getter reports %d: expected POSIX_TRACE_LOOP (%d),"
+                     " POSIX_TRACE_UNTIL_FULL (%d) or POSIX_TRACE_FLUSH", bad[b], badname[b],
+                     ct_errname(rc), got, POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL);
+            if (rc != 0)
+                CT_CHECK(got == before[i], "a refused setstreamfullpolicy(%d) (%s; %s) changed"
+                         " the policy from %d to %d", bad[b], badname[b], ct_errname(rc),
+                         before[i], got);
+            CT_CHECK_OK(posix_trace_attr_destroy(&a));
+        }
 }
 
 CT_TEST(return_convention, "attr_getinherited.return-convention", "TRC",

@@ -60,6 +60,10 @@ void ct_check_user_event_limit(trace_id_t trid, ct_open_fn open, const char *fn,
  * get_name; ruling 24: the limit excludes the NUL). */
 void ct_check_name_max_opens(ct_open_fn open, const char *fn, char tag);
 
+/* How many identifiers the event type list of trid holds (rewound first,
+ * then walked to its end; UNRESOLVED past 100000). */
+size_t ct_typelist_count(trace_id_t trid);
+
 /* A trace id that no longer names a stream (ruling 25): use it before the
  * next posix_trace_create of the process. */
 trace_id_t ct_dead_stream(void);
@@ -156,6 +160,17 @@ int ct_is_policy_constant(int p);
 
 /* A value distinct from LOOP, UNTIL_FULL and FLUSH. */
 int ct_invalid_policy(void);
+
+/* The invalid values of an int argument whose valid values are
+ * valid[0..nvalid), of every kind a program can pass: 0, 1, -1, 2, INT_MIN,
+ * INT_MAX, one below the smallest and one above the largest valid value,
+ * each valid value plus and minus one, 0x5a5a, and every int constant of
+ * <trace.h> of the options the build knows (another attribute's policies,
+ * the status values, a what, a how), none equal to a valid value, none
+ * twice; names[i] says what out[i] is.  Returns how many (at most
+ * CT_INVALID_MAX). */
+#define CT_INVALID_MAX 64
+int ct_invalid_ints(const int *valid, int nvalid, int *out, const char **names);
 
 /* ---- The return convention and the reference's exact checks ------------------------ */
 

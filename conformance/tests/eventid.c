@@ -185,9 +185,16 @@ CT_TEST(open_return_convention, "eventid_open.return-convention", "TRC",
     free(name);
 }
 
-CT_TEST(open_enametoolong, "eventid_open.ENAMETOOLONG", "TRC", "posix_trace_eventid_open")
+/* A call that fails maps nothing: the stream's event type list (the
+ * identifiers of the names the process mapped) is as long after it as
+ * before. */
+CT_TEST(open_enametoolong, "eventid_open.ENAMETOOLONG", "TRC",
+        "posix_trace_eventid_open,posix_trace_eventtypelist_getnext_id")
 {
     size_t max = ct_event_name_max();
+    trace_id_t trid = ct_new_stream(NULL, 0);
+    ct_open_id("ct.enametoolong.known");
+    size_t before = ct_typelist_count(trid);
     char *name = ct_long_name(max + 1, 'L');
     trace_event_id_t id;
     CT_CHECK_ERR(posix_trace_eventid_open(name, &id), ENAMETOOLONG);
@@ -195,6 +202,10 @@ CT_TEST(open_enametoolong, "eventid_open.ENAMETOOLONG", "TRC", "posix_trace_even
     name = ct_long_name(max + 100, 'L');
     CT_CHECK_ERR(posix_trace_eventid_open(name, &id), ENAMETOOLONG);
     free(name);
+    size_t after = ct_typelist_count(trid);
+    CT_CHECK(after == before, "the stream's event type list held %zu identifiers before two"
+             " eventid_open calls that failed with ENAMETOOLONG, and %zu after: a failed call"
+             " mapped a name", before, after);
 }
 
 CT_TEST(equal_compares, "eventid_equal.compares", "TRC", "posix_trace_eventid_equal")
@@ -402,17 +413,16 @@ CT_TEST(get_name_einval_trid, "eventid_get_name.EINVAL-trid", "TRC",
     CT_CHECK_ERR(posix_trace_eventid_get_name(dead, id, name), EINVAL);
 }
 
-CT_TEST(get_name_einval_noname, "eventid_get_name.EINVAL-noname", "TRC",
-        "posix_trace_eventid_get_name")
+/* An identifier with no name in this process: one that a child process
+ * opened for a name this process never opens.  The child is gone before the
+ * caller creates a stream, so nothing of it is traced there. */
+static trace_event_id_t foreign_id(void)
 {
-    /* An identifier with no name in this process's stream: one that a child
-     * process opened for a name this process never opens.  The child is gone
-     * before the stream is created, so nothing of it is traced there. */
     int fds[2];
     trace_event_id_t foreign;
-    char name[CT_EVENT_NAME_BUF];
     if (pipe(fds) != 0)
         CT_UNRESOLVED("pipe failed: %s", ct_errname(errno));
+    fflush(stdout);
     pid_t pid = fork();
     if (pid < 0)
         CT_UNRESOLVED("fork failed: %s", ct_errname(errno));
@@ -425,10 +435,19 @@ CT_TEST(get_name_einval_noname, "eventid_get_name.EINVAL-noname", "TRC",
     close(fds[1]);
     ssize_t got = read(fds[0], &foreign, sizeof foreign);
     int status;
+    close(fds[0]);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (got != (ssize_t)sizeof foreign || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         CT_UNRESOLVED("the child could not open an event name");
+    return foreign;
+}
+
+CT_TEST(get_name_einval_noname, "eventid_get_name.EINVAL-noname", "TRC",
+        "posix_trace_eventid_get_name")
+{
+    char name[CT_EVENT_NAME_BUF];
+    trace_event_id_t foreign = foreign_id();
     trace_id_t trid = ct_new_stream(NULL, 0);
     memset(name, 0, sizeof name);
     int rc = posix_trace_eventid_get_name(trid, foreign, name);
@@ -437,6 +456,33 @@ CT_TEST(get_name_einval_noname, "eventid_get_name.EINVAL-noname", "TRC",
              " name this process never opened: returned %s%s%.60s%s, expected EINVAL (not"
              " associated with any name in this stream)", CT_HEX(foreign), ct_errname(rc),
              rc == 0 ? " with the name \"" : "", rc == 0 ? name : "", rc == 0 ? "\"" : "");
+}
+
+/* The same on a trace log: the log's mapping (the stream's, written at
+ * shutdown, S0114) has no name for the foreign identifier (S0137, S0155). */
+CT_TEST(get_name_einval_noname_log, "eventid_get_name.EINVAL-noname", "TRC,TRL",
+        "posix_trace_eventid_get_name,posix_trace_create_withlog,posix_trace_open")
+{
+#if CT_HAVE_TRL
+    char name[CT_EVENT_NAME_BUF];
+    int fd;
+    /* The log's own name is opened first: the child inherits it, and the
+     * name it opens is one more, which this process never opens. */
+    trace_event_id_t mine = ct_open_id("ct.noname.log");
+    trace_event_id_t foreign = foreign_id();
+    trace_id_t log = log_with_event(mine, &fd);
+    memset(name, 0, sizeof name);
+    int rc = posix_trace_eventid_get_name(log, foreign, name);
+    CT_CHECK(rc == EINVAL,
+             "eventid_get_name on an opened log of id %s, which only another (exited) process"
+             " mapped: returned %s%s%.60s%s, expected EINVAL (not associated with any name in"
+             " the log)", CT_HEX(foreign), ct_errname(rc), rc == 0 ? " with the name \"" : "",
+             rc == 0 ? name : "", rc == 0 ? "\"" : "");
+    posix_trace_close(log);
+    close(fd);
+#else
+    CT_UNSUPPORTED("built without TRL: <trace.h> defines _POSIX_TRACE_LOG as -1");
+#endif
 }
 
 CT_TEST(process_mapping, "xsh211.process-mapping", "TRC",

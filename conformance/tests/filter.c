@@ -24,6 +24,11 @@
  *   get_filter.EINVAL-set, set_filter.EINVAL-set  not testable: the only
  *                        invalid sets are uninitialised objects (catalogue).
  *   get_filter.EINTR, set_filter.EINTR  not testable (catalogue).
+ *   set_filter with a how that is none of SET, ADD, SUB_EVENTSET: S0189 makes
+ *                        the three values the argument's domain and the ERRORS
+ *                        section lists no error for another, so the call is
+ *                        undefined behaviour (XSH 2.1.1, item 1); the
+ *                        reference's EINVAL is its own choice.
  *   xsh211.sysevents-tef-trl  log_misc.c; xsh211.sysevent-pid-zero and
  *                        -thread-zero: system_events.c.
  *   the <trace.h> rules of the option: header_trace_h.c.
@@ -772,10 +777,13 @@ CT_TEST(set_filter_einval_trid, "set_filter.EINVAL-trid", "TRC,TEF",
     trace_id_t dead = ct_dead_stream();
     CT_CHECK_ERR(posix_trace_set_filter(dead, &s, POSIX_TRACE_SET_EVENTSET), EINVAL);
     CT_CHECK_ERR(posix_trace_set_filter(dead, &s, POSIX_TRACE_ADD_EVENTSET), EINVAL);
+    CT_CHECK_ERR(posix_trace_set_filter(dead, &s, POSIX_TRACE_SUB_EVENTSET), EINVAL);
 #if CT_HAVE_TRL
     if (ct_option("TRL")) {
         trace_id_t log = prerecorded();
         CT_CHECK_ERR(posix_trace_set_filter(log, &s, POSIX_TRACE_SET_EVENTSET), EINVAL);
+        CT_CHECK_ERR(posix_trace_set_filter(log, &s, POSIX_TRACE_ADD_EVENTSET), EINVAL);
+        CT_CHECK_ERR(posix_trace_set_filter(log, &s, POSIX_TRACE_SUB_EVENTSET), EINVAL);
         posix_trace_close(log);
     }
 #endif

@@ -260,28 +260,34 @@ CT_TEST(value_set_invalid_not_stored, "attr_getinherited.value-set", "TRC,TRI",
 {
 #if CT_HAVE_TRI
     need_tri();
-    /* Whatever the setter answers for a value that is no policy, the getter
-     * never reports it; a refused value leaves the policy as it was. */
-    int bad = invalid_inheritance();
+    /* Whatever the setter answers for a value that is no policy, of every
+     * kind (ct_invalid_ints: 0, -1, the limits of int, next to a policy,
+     * another attribute's constant), the getter never reports it; a refused
+     * value leaves the policy as it was. */
     const int before[] = { POSIX_TRACE_INHERITED, POSIX_TRACE_CLOSE_FOR_CHILD };
-    for (size_t i = 0; i < 2; i++) {
-        trace_attr_t a;
-        int got = -12345;
-        CT_SETUP_OK(posix_trace_attr_init(&a));
-        CT_SETUP_OK(posix_trace_attr_setinherited(&a, before[i]));
-        int rc = posix_trace_attr_setinherited(&a, bad);
-        CT_CHECK_OK(posix_trace_attr_getinherited(&a, &got));
-        CT_CHECK(got != bad && (got == POSIX_TRACE_CLOSE_FOR_CHILD ||
-                                got == POSIX_TRACE_INHERITED),
-                 "after setinherited(%d) (no policy; it returned %s), the getter reports %d:"
-                 " expected POSIX_TRACE_CLOSE_FOR_CHILD (%d) or POSIX_TRACE_INHERITED (%d)",
-                 bad, ct_errname(rc), got, POSIX_TRACE_CLOSE_FOR_CHILD, POSIX_TRACE_INHERITED);
-        if (rc != 0)
-            CT_CHECK(got == before[i], "a refused setinherited(%d) (%s) changed the policy"
-                     " from %s to %s", bad, ct_errname(rc), policy_name(before[i]),
-                     policy_name(got));
-        CT_CHECK_OK(posix_trace_attr_destroy(&a));
-    }
+    int bad[CT_INVALID_MAX];
+    const char *badname[CT_INVALID_MAX];
+    int nbad = ct_invalid_ints(before, 2, bad, badname);
+    for (int b = 0; b < nbad; b++)
+        for (size_t i = 0; i < 2; i++) {
+            trace_attr_t a;
+            int got = -12345;
+            CT_SETUP_OK(posix_trace_attr_init(&a));
+            CT_SETUP_OK(posix_trace_attr_setinherited(&a, before[i]));
+            int rc = posix_trace_attr_setinherited(&a, bad[b]);
+            CT_CHECK_OK(posix_trace_attr_getinherited(&a, &got));
+            CT_CHECK(got != bad[b] && (got == POSIX_TRACE_CLOSE_FOR_CHILD ||
+                                       got == POSIX_TRACE_INHERITED),
+                     "after setinherited(%d) (%s, no policy; it returned %s), the getter"
+                     " reports %d: expected POSIX_TRACE_CLOSE_FOR_CHILD (%d) or"
+                     " POSIX_TRACE_INHERITED (%d)", bad[b], badname[b], ct_errname(rc), got,
+                     POSIX_TRACE_CLOSE_FOR_CHILD, POSIX_TRACE_INHERITED);
+            if (rc != 0)
+                CT_CHECK(got == before[i], "a refused setinherited(%d) (%s; %s) changed the"
+                         " policy from %s to %s", bad[b], badname[b], ct_errname(rc),
+                         policy_name(before[i]), policy_name(got));
+            CT_CHECK_OK(posix_trace_attr_destroy(&a));
+        }
 #else
     NO_TRI();
 #endif

@@ -31,6 +31,7 @@
 #include <sys/types.h>
 #include "ct.h"
 #include "ct_log.h"
+#include "ct_stream.h"
 
 #ifdef CT_HAVE_POSIX_TRACE_SYSCONF
 #define EXACT_REFERENCE 1
@@ -108,12 +109,15 @@ CT_TEST(logfullpolicy_invalid_not_stored, "attr_getlogfullpolicy.value-set", "TR
 {
 #if CT_HAVE_TRL
     require_trl();
-    /* Whatever the setter answers for a value that is no log policy (here
-     * also POSIX_TRACE_FLUSH, a stream policy, where it differs from the
-     * three), the getter never reports it. */
-    int bad[2] = { invalid_log_policy(), POSIX_TRACE_FLUSH };
-    int nbad = is_log_policy(POSIX_TRACE_FLUSH) ? 1 : 2;
+    /* Whatever the setter answers for a value that is no log policy, of
+     * every kind (ct_invalid_ints: 0, -1, the limits of int, next to a
+     * policy, another attribute's constant such as POSIX_TRACE_FLUSH where
+     * it differs from the three), the getter never reports it; a refused
+     * value leaves the policy as it was. */
     const int before[3] = { POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND };
+    int bad[CT_INVALID_MAX];
+    const char *badname[CT_INVALID_MAX];
+    int nbad = ct_invalid_ints(before, 3, bad, badname);
     for (int b = 0; b < nbad; b++)
         for (int i = 0; i < 3; i++) {
             trace_attr_t a;
@@ -123,14 +127,14 @@ CT_TEST(logfullpolicy_invalid_not_stored, "attr_getlogfullpolicy.value-set", "TR
             int rc = posix_trace_attr_setlogfullpolicy(&a, bad[b]);
             CT_CHECK_OK(posix_trace_attr_getlogfullpolicy(&a, &got));
             CT_CHECK(got != bad[b] && is_log_policy(got),
-                     "after setlogfullpolicy(%d) (%s; it returned %s), the getter reports %d:"
-                     " expected LOOP (%d), UNTIL_FULL (%d) or APPEND (%d)", bad[b],
-                     b == 0 ? "no policy" : "POSIX_TRACE_FLUSH", ct_errname(rc), got,
-                     POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND);
+                     "after setlogfullpolicy(%d) (%s, no log policy; it returned %s), the"
+                     " getter reports %d: expected LOOP (%d), UNTIL_FULL (%d) or APPEND (%d)",
+                     bad[b], badname[b], ct_errname(rc), got, POSIX_TRACE_LOOP,
+                     POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND);
             if (rc != 0)
-                CT_CHECK(got == before[i], "a refused setlogfullpolicy(%d) (%s) changed the"
-                         " policy from POSIX_TRACE_%s to %d", bad[b], ct_errname(rc),
-                         policy_name(before[i]), got);
+                CT_CHECK(got == before[i], "a refused setlogfullpolicy(%d) (%s; %s) changed the"
+                         " policy from POSIX_TRACE_%s to %d", bad[b], badname[b],
+                         ct_errname(rc), policy_name(before[i]), got);
             CT_CHECK_OK(posix_trace_attr_destroy(&a));
         }
 #else

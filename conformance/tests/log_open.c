@@ -431,6 +431,9 @@ CT_TEST(close_einval_shall_fail, "close.EINVAL-shall-fail", "TRC,TRL", "posix_tr
     struct posix_trace_status_info st;
     CT_CHECK_OK(posix_trace_get_status(trid, &st));
     CT_CHECK_OK(posix_trace_shutdown(trid));
+    /* Nor is the trid of a stream shut down (ruling 25: before any other
+     * create). */
+    CT_CHECK_ERR(posix_trace_close(trid), EINVAL);
 #else
     NO_TRL();
 #endif

@@ -299,6 +299,134 @@ CT_TEST(child_trid_einval, "create.EINVAL-child-trid", "TRC",
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 
+/* S0094 covers every function of POSIX.1-2008 that takes the trid, not only
+ * the controlling ones: in a child, the readers, the getters, the event type
+ * list and (TEF) the filter and trid_eventid_open, and (TRL) flush of the
+ * parent's stream with log, fail with EINVAL; the parent's stream has events
+ * in it, so that a reader that wrongly found the stream would return one
+ * (never block).  Afterwards the parent's stream is as before: none of its
+ * events consumed, its filter unchanged. */
+#define CHILD_CALLS 14
+CT_TEST(child_trid_einval_all, "create.EINVAL-child-trid", "TRC",
+        "posix_trace_create,posix_trace_get_attr,posix_trace_eventid_get_name,"
+        "posix_trace_eventtypelist_getnext_id,posix_trace_eventtypelist_rewind,"
+        "posix_trace_getnext_event,posix_trace_timedgetnext_event,"
+        "posix_trace_trygetnext_event,posix_trace_get_filter,posix_trace_set_filter,"
+        "posix_trace_trid_eventid_open,posix_trace_flush,fork")
+{
+    static const char *const calls[CHILD_CALLS] = {
+        "get_attr", "eventid_get_name", "eventtypelist_getnext_id", "eventtypelist_rewind",
+        "trygetnext_event", "timedgetnext_event", "getnext_event", "get_filter",
+        "set_filter(SET_EVENTSET)", "set_filter(ADD_EVENTSET)", "set_filter(SUB_EVENTSET)",
+        "trid_eventid_open", "flush (a stream with log)", "get_status (a stream with log)" };
+    trace_id_t trid, logged;
+    trace_event_id_t id = ct_open_id("ct-child-all");
+    memset(&logged, 0, sizeof logged);
+    int p[2], rc[CHILD_CALLS], st, tef = 0, trl = 0, fd = -1;
+#if CT_HAVE_TEF
+    tef = ct_option("TEF");
+#endif
+#if CT_HAVE_TRL
+    trl = ct_option("TRL");
+    char path[] = "/tmp/ct-child-all-XXXXXX";
+    if (trl) {
+        fd = mkstemp(path);
+        if (fd < 0)
+            CT_UNRESOLVED("mkstemp(%s) failed: %s", path, ct_errname(errno));
+        unlink(path);
+        CT_SETUP_OK(posix_trace_create_withlog(0, NULL, fd, &logged));
+    }
+#endif
+    trid = ct_new_stream(NULL, 1);
+    posix_trace_event(id, "kept", 4);
+    CT_SETUP_OK(posix_trace_stop(trid));
+    make_pipe(p);
+    pid_t pid = fork_or_unresolved();
+    if (pid == 0) {
+        int out[CHILD_CALLS];
+        trace_attr_t a;
+        trace_event_id_t got;
+        char name[CT_EVENT_NAME_BUF];
+        struct ct_rec r;
+        int unavailable;
+        struct timespec past = { 0, 0 };
+        close(p[0]);
+        for (int i = 0; i < CHILD_CALLS; i++)
+            out[i] = -1;            /* not tried: the option is not supported */
+        out[0] = posix_trace_attr_init(&a) ? -2 : posix_trace_get_attr(trid, &a);
+        out[1] = posix_trace_eventid_get_name(trid, POSIX_TRACE_START, name);
+        out[2] = posix_trace_eventtypelist_getnext_id(trid, &got, &unavailable);
+        out[3] = posix_trace_eventtypelist_rewind(trid);
+        out[4] = posix_trace_trygetnext_event(trid, &r.info, r.data, sizeof r.data, &r.len,
+                                              &unavailable);
+        out[5] = posix_trace_timedgetnext_event(trid, &r.info, r.data, sizeof r.data, &r.len,
+                                                &unavailable, &past);
+        out[6] = posix_trace_getnext_event(trid, &r.info, r.data, sizeof r.data, &r.len,
+                                           &unavailable);
+#if CT_HAVE_TEF
+        if (tef) {
+            trace_event_set_t s;
+            out[7] = posix_trace_get_filter(trid, &s);
+            if (posix_trace_eventset_empty(&s) != 0 || posix_trace_eventset_add(id, &s) != 0) {
+                out[8] = out[9] = out[10] = -2;
+            } else {
+                out[8] = posix_trace_set_filter(trid, &s, POSIX_TRACE_SET_EVENTSET);
+                out[9] = posix_trace_set_filter(trid, &s, POSIX_TRACE_ADD_EVENTSET);
+                out[10] = posix_trace_set_filter(trid, &s, POSIX_TRACE_SUB_EVENTSET);
+            }
+            out[11] = posix_trace_trid_eventid_open(trid, "ct-child-all.child", &got);
+        }
+#endif
+#if CT_HAVE_TRL
+        if (trl) {
+            struct posix_trace_status_info si;
+            out[12] = posix_trace_flush(logged);
+            out[13] = posix_trace_get_status(logged, &si);
+        }
+#endif
+        write_ints(p[1], out, CHILD_CALLS);
+        _exit(0);
+    }
+    close(p[1]);
+    int n = read_ints(p[0], rc, CHILD_CALLS);
+    waitpid(pid, &st, 0);
+    if (n != CHILD_CALLS)
+        CT_UNRESOLVED("the child reported %d of %d results and ended with %s", n, CHILD_CALLS,
+                      ct_wait_status(st));
+    for (int i = 0; i < CHILD_CALLS; i++) {
+        if (rc[i] == -1 && ((i >= 7 && i <= 11 && !tef) || (i >= 12 && !trl)))
+            continue;
+        if (rc[i] == -2)
+            CT_UNRESOLVED("the child could not set up the call to %s", calls[i]);
+        CT_CHECK(rc[i] == EINVAL, "in a child made by fork, %s with the parent's trid returned"
+                 " %d (%s), expected EINVAL", calls[i], rc[i], ct_errname(rc[i]));
+    }
+
+    /* The parent's stream lost nothing to the child's calls. */
+    struct ct_rec r;
+    int found = 0;
+    while (!found && ct_next_event(trid, &r))
+        found = posix_trace_eventid_equal(trid, r.info.posix_event_id, id) && r.len == 4 &&
+                memcmp(r.data, "kept", 4) == 0;
+    CT_CHECK(found, "after the child's failed calls, the event the parent recorded before the"
+             " fork is no longer in its stream");
+#if CT_HAVE_TEF
+    if (tef) {
+        trace_event_set_t s;
+        int member = -1;
+        CT_CHECK_OK(posix_trace_get_filter(trid, &s));
+        CT_CHECK_OK(posix_trace_eventset_ismember(id, &s, &member));
+        CT_CHECK(member == 0, "the child's failed set_filter calls put the user event in the"
+                 " parent's filter");
+    }
+#endif
+    CT_CHECK_OK(posix_trace_shutdown(trid));
+    if (fd >= 0) {
+        CT_CHECK_OK(posix_trace_shutdown(logged));
+        close(fd);
+    }
+}
+
 CT_TEST(child_trid_einval_inherited, "create.EINVAL-child-trid,fork.child-not-controller",
         "TRC,TRI", "posix_trace_attr_setinherited,posix_trace_create,posix_trace_get_status,"
         "posix_trace_start,posix_trace_stop,posix_trace_clear,posix_trace_shutdown,fork")

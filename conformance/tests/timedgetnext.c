@@ -241,13 +241,16 @@ CT_TEST(einval_abstime, "timedgetnext.EINVAL-abstime", "TRC", "posix_trace_timed
     struct rec r;
     int unavailable;
     drain(trid);
-    struct timespec bad[2];
-    bad[0] = ct_abstime_in_ms(1000);
-    bad[0].tv_nsec = 1000000000L;
-    bad[1] = ct_abstime_in_ms(1000);
-    bad[1].tv_nsec = -1;
+    /* Every kind of tv_nsec outside 0..999999999: just above, just below,
+     * further off, and the extremes of long. */
+    static const long nsec[6] = { 1000000000L, -1, 1000000001L, -2, LONG_MAX, LONG_MIN };
+    struct timespec bad[6];
+    for (int k = 0; k < 6; k++) {
+        bad[k] = ct_abstime_in_ms(1000);
+        bad[k].tv_nsec = nsec[k];
+    }
     watchdog_start();
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 6; k++) {
         double t0 = ct_mono_now();
         int rc = timed(trid, &r, &unavailable, &bad[k]);
         double took = ct_mono_now() - t0;

@@ -249,19 +249,25 @@ CT_TEST(einval, "trid_eventid_open.EINVAL", "TRC,TEF", "posix_trace_trid_eventid
 }
 
 CT_TEST(enametoolong, "trid_eventid_open.ENAMETOOLONG", "TRC,TEF",
-        "posix_trace_trid_eventid_open")
+        "posix_trace_trid_eventid_open,posix_trace_eventtypelist_getnext_id")
 {
 #if CT_HAVE_TEF
     require_tef();
     size_t max = ct_event_name_max();
     trace_event_id_t id;
     trace_id_t trid = ct_new_stream(NULL, 0);
+    size_t before = ct_typelist_count(trid);
     char *name = ct_long_name(max + 1, 'L');
     CT_CHECK_ERR(posix_trace_trid_eventid_open(trid, name, &id), ENAMETOOLONG);
     free(name);
     name = ct_long_name(max + 100, 'L');
     CT_CHECK_ERR(posix_trace_trid_eventid_open(trid, name, &id), ENAMETOOLONG);
     free(name);
+    /* A call that fails maps nothing. */
+    size_t after = ct_typelist_count(trid);
+    CT_CHECK(after == before, "the stream's event type list held %zu identifiers before two"
+             " trid_eventid_open calls that failed with ENAMETOOLONG, and %zu after: a failed"
+             " call mapped a name", before, after);
 #else
     NO_TEF();
 #endif

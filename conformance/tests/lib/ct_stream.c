@@ -135,6 +135,21 @@ void ct_check_name_max_opens(ct_open_fn open, const char *fn, char tag)
     free(back);
 }
 
+size_t ct_typelist_count(trace_id_t trid)
+{
+    size_t n = 0;
+    int unavailable = 0;
+    CT_SETUP_OK(posix_trace_eventtypelist_rewind(trid));
+    for (;;) {
+        trace_event_id_t id;
+        CT_SETUP_OK(posix_trace_eventtypelist_getnext_id(trid, &id, &unavailable));
+        if (unavailable)
+            return n;
+        if (++n > 100000)
+            CT_UNRESOLVED("the event type list does not end after 100000 identifiers");
+    }
+}
+
 trace_id_t ct_dead_stream(void)
 {
     trace_id_t trid = ct_new_stream(NULL, 0);
@@ -309,6 +324,82 @@ int ct_invalid_policy(void)
     while (ct_is_policy_constant(v))
         v++;
     return v;
+}
+
+static int ct_int_listed(const int *v, int n, int x)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == x)
+            return 1;
+    return 0;
+}
+
+int ct_invalid_ints(const int *valid, int nvalid, int *out, const char **names)
+{
+    int cand[CT_INVALID_MAX * 2];
+    const char *what[CT_INVALID_MAX * 2];
+    int nc = 0, n = 0, lo = INT_MAX, hi = INT_MIN;
+#define CT_CAND(v, w) (cand[nc] = (v), what[nc++] = (w))
+    CT_CAND(0, "0");
+    CT_CAND(1, "1");
+    CT_CAND(-1, "-1");
+    CT_CAND(2, "2");
+    CT_CAND(INT_MIN, "INT_MIN");
+    CT_CAND(INT_MAX, "INT_MAX");
+    CT_CAND(0x5a5a, "0x5a5a");
+    for (int i = 0; i < nvalid; i++) {
+        lo = valid[i] < lo ? valid[i] : lo;
+        hi = valid[i] > hi ? valid[i] : hi;
+        if (valid[i] > INT_MIN)
+            CT_CAND(valid[i] - 1, "a valid value minus one");
+        if (valid[i] < INT_MAX)
+            CT_CAND(valid[i] + 1, "a valid value plus one");
+    }
+    if (nvalid > 0 && lo > INT_MIN)
+        CT_CAND(lo - 1, "one below the smallest valid value");
+    if (nvalid > 0 && hi < INT_MAX)
+        CT_CAND(hi + 1, "one above the largest valid value");
+#define CT_CONST(c) CT_CAND(c, #c)
+    CT_CONST(POSIX_TRACE_RUNNING);
+    CT_CONST(POSIX_TRACE_SUSPENDED);
+    CT_CONST(POSIX_TRACE_FULL);
+    CT_CONST(POSIX_TRACE_NOT_FULL);
+    CT_CONST(POSIX_TRACE_OVERRUN);
+    CT_CONST(POSIX_TRACE_NO_OVERRUN);
+    CT_CONST(POSIX_TRACE_NOT_TRUNCATED);
+    CT_CONST(POSIX_TRACE_TRUNCATED_RECORD);
+    CT_CONST(POSIX_TRACE_TRUNCATED_READ);
+    CT_CONST(POSIX_TRACE_LOOP);
+    CT_CONST(POSIX_TRACE_UNTIL_FULL);
+#ifdef POSIX_TRACE_FLUSH
+    CT_CONST(POSIX_TRACE_FLUSH);
+#endif
+#if CT_HAVE_TRL
+    CT_CONST(POSIX_TRACE_APPEND);
+    CT_CONST(POSIX_TRACE_FLUSHING);
+    CT_CONST(POSIX_TRACE_NOT_FLUSHING);
+#endif
+#if CT_HAVE_TRI
+    CT_CONST(POSIX_TRACE_CLOSE_FOR_CHILD);
+    CT_CONST(POSIX_TRACE_INHERITED);
+#endif
+#if CT_HAVE_TEF
+    CT_CONST(POSIX_TRACE_WOPID_EVENTS);
+    CT_CONST(POSIX_TRACE_SYSTEM_EVENTS);
+    CT_CONST(POSIX_TRACE_ALL_EVENTS);
+    CT_CONST(POSIX_TRACE_SET_EVENTSET);
+    CT_CONST(POSIX_TRACE_ADD_EVENTSET);
+    CT_CONST(POSIX_TRACE_SUB_EVENTSET);
+#endif
+#undef CT_CONST
+#undef CT_CAND
+    for (int i = 0; i < nc && n < CT_INVALID_MAX; i++) {
+        if (ct_int_listed(valid, nvalid, cand[i]) || ct_int_listed(out, n, cand[i]))
+            continue;
+        names[n] = what[i];
+        out[n++] = cand[i];
+    }
+    return n;
 }
 
 void ct_destroyed_attr(trace_attr_t *a)
