@@ -341,7 +341,7 @@ CT_TEST(child_trid_einval_all, "create.EINVAL-child-trid", "TRC",
     posix_trace_event(id, "kept", 4);
     CT_SETUP_OK(posix_trace_stop(trid));
     make_pipe(p);
-    pid_t pid = fork_or_unresolved();
+    pid_t pid = ct_fork();
     if (pid == 0) {
         int out[CHILD_CALLS];
         trace_attr_t a;

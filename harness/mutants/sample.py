@@ -17,7 +17,9 @@ linked once; each mutant is the library rebuilt), and harness/run.py runs the
 portable tests and the vectors against it.  A mutant is
 
   killed    some rule that PASSes against the reference FAILs or is
-            UNRESOLVED against it (run.py stopping with an error counts too);
+            UNRESOLVED against it, and again when the rules that got worse
+            are run once more on their own (run.py stopping with an error
+            counts too);
   survived  no rule's result got worse, in two runs (a mutant that shows only
             in some interleavings of a test's processes gets a second chance).
 
@@ -119,11 +121,27 @@ class Judge:
         mb._cc(mb.BASE_CFLAGS + ['-DVECRUN_VERSION="mutants"', "-I" + self.base.include] +
                srcs + ["-o", exe, self.base_so, "-pthread"], "building the vector interpreter")
 
-    def run(self, so, reports, name):
+    def run(self, so, reports, name, *args):
         env = dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(so))
-        doc, _ = mb.run_harness(self.repo, self.bdir, reports, "--name", name, env=env,
-                                vectors=True)
+        doc, _ = mb.run_harness(self.repo, self.bdir, reports, "--name", name, *args,
+                                env=env, vectors=True)
         return doc
+
+    def confirm(self, so, d, run, site, changed):
+        """The rules of changed that fail again when run on their own against
+        the mutant; of those that only timed out or hung, the ones that do
+        not time out against the reference in the same moment (a loaded
+        machine slows the reference's tests too: that is no kill)."""
+        args = [a for r in changed[:20] for a in ("--rule", r)]
+        doc = self.run(so, os.path.join(d, "conf%d" % run), "mutant " + site.key, *args)
+        again = changed_rules(doc, self.baseline)
+        slow = [r for r in again if only_slow(doc, r)]
+        if slow:
+            args = [a for r in slow for a in ("--rule", r)]
+            base = self.run(self.base_so, os.path.join(d, "base%d" % run), "reference", *args)
+            also = set(changed_rules(base, self.baseline))
+            again = [r for r in again if r not in also]
+        return again
 
     def build(self, site, d):
         """The mutant's library, or (None, why) if it is no mutant."""
@@ -154,22 +172,60 @@ class Judge:
             v["outcome"] = why
             shutil.rmtree(d, ignore_errors=True)
             return v
+        unconfirmed = []
         for run in range(1, RUNS + 1):
             try:
                 doc = self.run(so, os.path.join(d, "rep%d" % run), "mutant " + site.key)
                 changed = changed_rules(doc, self.baseline)
                 stopped = None
+                if changed:
+                    messages = failure_messages(doc, changed)
+                    changed = self.confirm(so, d, run, site, changed)
+                    if not changed:
+                        unconfirmed += changed_rules(doc, self.baseline)
             except mb.BuildError as e:
+                # run.py stopped: the mutant's doing only if it runs against
+                # the reference (else the harness itself is broken: an error).
+                self.run(self.base_so, os.path.join(d, "base-check"), "reference")
                 changed, stopped = [], str(e).splitlines()[0]
             if changed or stopped:
                 break
+        if changed:
+            v["messages"] = messages
         v.update(outcome="killed" if changed or stopped else "survived", runs=run,
                  rules=changed[:12], rules_changed=len(changed),
                  duration_s=round(time.monotonic() - t0, 1))
         if stopped:
             v["stopped"] = stopped
+        if unconfirmed:
+            v["unconfirmed"] = sorted(set(unconfirmed))
         shutil.rmtree(d, ignore_errors=True)
         return v
+
+
+def _failures(doc, rid):
+    for r in doc["rules"]:
+        if r["id"] == rid:
+            return r.get("failures", []) or [{"message": r.get("reason", "")}]
+    return []
+
+
+def only_slow(doc, rid):
+    """Whether every failure of rule rid in doc is a time limit or a hang."""
+    fs = _failures(doc, rid)
+    return bool(fs) and all(("timed out" in f.get("message", "") or
+                             "hung" in f.get("message", "")) for f in fs)
+
+
+def failure_messages(doc, rules):
+    """The first failure message of each of the first few rules (for the
+    reader of mutation.json)."""
+    out = []
+    for rid in rules[:3]:
+        fs = _failures(doc, rid)
+        if fs:
+            out.append("%s: %s" % (rid, fs[0].get("message", "")[:300]))
+    return out
 
 
 def _same_file(a, b):
@@ -199,7 +255,13 @@ def measure(seed, count, reports, triage_path, min_rate, jobs=2, out=sys.stdout,
     book = mt.load(triage_path)
     order = draw(REPO, seed) if order is None else order
     with tempfile.TemporaryDirectory(prefix="posixtrace-mutation.") as wd:
-        judge = Judge(REPO, wd, out)
+        # A copy of the tree as it is now: the sample runs for minutes, and
+        # what is edited meanwhile (a test added, the reference changed) must
+        # not reach the mutants built or the suite they are judged by.
+        tree = os.path.join(wd, "tree")
+        shutil.copytree(REPO, tree, symlinks=True, ignore=shutil.ignore_patterns(
+            ".git", "build", "build-*", "reports", "__pycache__", "config.mk", "config.log"))
+        judge = Judge(tree, wd, out)
         out.write("mutation sample: seed %d, %d mutants wanted of %d sites in reference/{%s}; "
                   "%d rules PASS against the reference as a vendor's\n"
                   % (seed, count, len(order), ",".join(FOLDERS), judge.passing))
