@@ -349,3 +349,80 @@ CT_TEST(no_log_log_status, "xsh211.no-log-log-status", "TRC,TRL",
     NO_TRL();
 #endif
 }
+
+/* ---- a log below its capacity ------------------------------------------------------------- */
+
+CT_TEST(below_capacity, "xsh211.log-status-below-capacity", "TRC,TRL",
+        "posix_trace_get_status,posix_trace_flush,posix_trace_open,posix_trace_getnext_event")
+{
+#if CT_HAVE_TRL
+    require_trl();
+    /* What a log of these attributes holds is learnt from the implementation:
+     * an UNTIL_FULL log is filled until it reports FULL.  Then a log of each
+     * policy with the same attributes takes a quarter of that, flushed batch
+     * by batch (in as many pieces as the log has room for, so that a LOOP
+     * log moves on from its first piece of space): nothing is lost, so every
+     * status read says NOT_FULL and NO_OVERRUN, and the log gives back every
+     * event, in order. */
+    char path[PATH_BUF];
+    trace_event_id_t id = open_id("ct.status.below");
+    unsigned seq = 0;
+    trace_attr_t a;
+    log_attr(&a, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_UNTIL_FULL);
+    mid_log(&a);
+    trace_id_t trid = log_stream(&a, path, NULL);
+    CT_SETUP_OK(posix_trace_start(trid));
+    long filled = fill_log(trid, id, &seq, 4 * log_capacity(trid) + 2 * batch_of(trid) + 1000);
+    CT_SETUP_OK(posix_trace_shutdown(trid));
+    if (filled == 0)
+        CT_UNRESOLVED("an UNTIL_FULL log never reported FULL (log.max-size)");
+    const int pol[3] = { POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND };
+    for (int p = 0; p < 3; p++) {
+        log_attr(&a, POSIX_TRACE_UNTIL_FULL, pol[p]);
+        mid_log(&a);
+        trid = log_stream(&a, path, NULL);
+        CT_SETUP_OK(posix_trace_start(trid));
+        long want = filled / 4, batch = batch_of(trid), sent = 0;
+        if (batch > want / 4 && want >= 4)
+            batch = want / 4;                   /* at least four flushes */
+        unsigned first = seq;
+        while (sent < want) {
+            struct flushwatch w;
+            long n = batch < want - sent ? batch : want - sent;
+            flush_batch(trid, id, &seq, n, &w);
+            sent += n;
+            struct posix_trace_status_info st = status(trid);
+            CT_CHECK(!w.log_full && !w.log_overrun &&
+                     st.posix_log_full_status == POSIX_TRACE_NOT_FULL &&
+                     st.posix_log_overrun_status == POSIX_TRACE_NO_OVERRUN,
+                     "a %s log that has taken %ld events, a quarter of what an UNTIL_FULL log"
+                     " of the same attributes took before it was FULL (%ld), reports %s and %s",
+                     policy_name(pol[p]), sent, filled,
+                     w.log_full || st.posix_log_full_status == POSIX_TRACE_FULL ?
+                     "posix_log_full_status FULL" : "NOT_FULL",
+                     w.log_overrun || st.posix_log_overrun_status == POSIX_TRACE_OVERRUN ?
+                     "posix_log_overrun_status OVERRUN (events lost)" : "NO_OVERRUN");
+        }
+        CT_SETUP_OK(posix_trace_shutdown(trid));
+        trace_id_t log = open_log(path);
+        struct rec r;
+        unsigned next = first, n = 0, bad = 0;
+        while (next_rec(log, &r)) {
+            unsigned v;
+            if (!posix_trace_eventid_equal(log, r.info.posix_event_id, id) ||
+                r.len < sizeof v)
+                continue;
+            memcpy(&v, r.data, sizeof v);
+            bad += v != next;
+            next = v + 1;
+            n++;
+        }
+        CT_CHECK(n == (unsigned)want && bad == 0, "the %s log, below its capacity, gives back"
+                 " %u of the %ld events flushed into it (%u out of order)", policy_name(pol[p]),
+                 n, want, bad);
+        CT_SETUP_OK(posix_trace_close(log));
+    }
+#else
+    NO_TRL();
+#endif
+}
