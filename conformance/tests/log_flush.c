@@ -35,6 +35,7 @@
  *   flush status values and FLUSHING while flushing: log_status.c.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,55 @@ CT_TEST(copies_to_log, "flush.copies-to-log", "TRC,TRL",
     CT_CHECK(c == 10 && seqs[0] == 0 && seqs[9] == 9, "10 events (0 to 9) were recorded"
              " before a flush that completed, then the LOOP stream was overwritten (%ld"
              " events): the log holds %d of them: %s", 3 * k + 2, c, seq_list(seqs, c));
+#else
+    NO_TRL();
+#endif
+}
+
+CT_TEST(leaves_pending_signals, "flush.leaves-pending-signals", "TRC,TRL",
+        "posix_trace_create_withlog,posix_trace_flush,posix_trace_shutdown")
+{
+#if CT_HAVE_TRL
+    require_trl();
+    /* A SIGXFSZ the program holds blocked and pending before it writes a
+     * log (its own, raised for the process) is still pending after flushes
+     * and the shutdown: a library that writes files may block SIGXFSZ
+     * around its writes, but what it takes it must be what its own writes
+     * raised, not the caller's. */
+    sigset_t one, old, pending;
+    sigemptyset(&one);
+    sigaddset(&one, SIGXFSZ);
+    if (pthread_sigmask(SIG_BLOCK, &one, &old) != 0)
+        CT_UNRESOLVED("pthread_sigmask failed");
+    if (kill(getpid(), SIGXFSZ) != 0)
+        CT_UNRESOLVED("kill(getpid(), SIGXFSZ) failed: %s", ct_errname(errno));
+    char path[PATH_BUF];
+    trace_event_id_t id = open_id("ct.flush.pending");
+    trace_id_t trid = started(POSIX_TRACE_LOOP, 32, path);
+    unsigned seq = 0;
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 10; i++)
+            record(id, seq++);
+        CT_CHECK_OK(posix_trace_flush(trid));
+        struct flushwatch w;
+        if (!wait_flush(trid, &w))
+            CT_UNRESOLVED("the flush did not end within %d ms (flush.completion-pollable)",
+                          FLUSH_WAIT_MS);
+        sigemptyset(&pending);
+        CT_CHECK(sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1,
+                 "a SIGXFSZ the program had pending (blocked) is no longer pending after"
+                 " flush %d of a stream with log: the library took the caller's signal",
+                 round + 1);
+    }
+    CT_CHECK_OK(posix_trace_shutdown(trid));
+    sigemptyset(&pending);
+    CT_CHECK(sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1,
+             "a SIGXFSZ the program had pending (blocked) is no longer pending after the"
+             " shutdown of a stream with log");
+    /* Take it, then the mask as it was. */
+    int sig;
+    (void)sigwait(&one, &sig);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 #else
     NO_TRL();
 #endif

@@ -241,16 +241,19 @@ def rejudged(repo, path):
         doc = json.load(f)
     by_key = {s.key: s for s in all_sites(repo)}
     keys = [v["key"] for v in doc["mutants"] if v["outcome"] == "survived"]
+    killed = [v for v in doc["mutants"] if v["outcome"] == "killed"]
     gone = [k for k in keys if k not in by_key]
     if gone:
         raise mt.TriageError("%s: %d survivor%s no longer in the reference (their lines "
                              "changed): %s" % (path, len(gone), "" if len(gone) == 1 else "s",
                                                ", ".join(gone[:5])))
-    return doc["summary"]["seed"], [by_key[k] for k in keys]
+    return doc["summary"]["seed"], [by_key[k] for k in keys], killed, doc["passed_over"]
 
 
 def measure(seed, count, reports, triage_path, min_rate, jobs=2, out=sys.stdout,
-            order=None):
+            order=None, earlier=((), ())):
+    """earlier: the killed mutants and the sites passed over of an earlier
+    sample whose survivors are order (--rejudge): they stay in the report."""
     started = time.monotonic()
     book = mt.load(triage_path)
     order = draw(REPO, seed) if order is None else order
@@ -297,6 +300,9 @@ def measure(seed, count, reports, triage_path, min_rate, jobs=2, out=sys.stdout,
             if len(verdicts) == count:
                 break
             (verdicts if v["outcome"] in ("killed", "survived") else passed_over).append(v)
+        verdicts += earlier[0]
+        passed_over += earlier[1]
+        count = len(verdicts)
     return report(seed, count, verdicts, passed_over, book, reports, min_rate,
                   time.monotonic() - started, out)
 
@@ -398,12 +404,12 @@ def main(argv=None):
         return 0
     RUNS = args.runs
     try:
-        order = None
+        order, earlier = None, ((), ())
         if args.rejudge:
-            args.seed, order = rejudged(REPO, args.rejudge)
-            args.count = len(order)
+            args.seed, order, killed, passed_over = rejudged(REPO, args.rejudge)
+            args.count, earlier = len(order), (killed, passed_over)
         return measure(args.seed, args.count, args.reports, args.triage, args.min_rate,
-                       args.jobs, order=order)
+                       args.jobs, order=order, earlier=earlier)
     except (mb.BuildError, mt.TriageError) as e:
         sys.stdout.write("sample.py: %s\n" % e)
         return 2
