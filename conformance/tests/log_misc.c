@@ -583,3 +583,69 @@ CT_TEST(clear_log_not_full, "clear.log-not-full", "TRC,TRL",
     NO_TRL();
 #endif
 }
+
+/* ---- an event cut at recording, read back from the log ----------------------------- */
+
+CT_TEST(truncated_record_in_log, "log.truncated-record", "TRC,TRL",
+        "posix_trace_attr_setmaxdatasize,posix_trace_event,posix_trace_shutdown,"
+        "posix_trace_open,posix_trace_getnext_event")
+{
+#if CT_HAVE_TRL
+    require_trl();
+    /* A stream with log whose max-data-size is small; between two short
+     * events, one with more data than that.  Read back from the log: all
+     * three, in order, the long one either cut to exactly max-data-size and
+     * marked TRUNCATED_RECORD or whole and NOT_TRUNCATED (ruling 16), the
+     * short ones whole. */
+    char path[PATH_BUF];
+    trace_attr_t a;
+    log_attr(&a, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND);
+    (void)posix_trace_attr_setmaxdatasize(&a, 16);
+    trace_id_t trid = log_stream(&a, path, NULL);
+    trace_attr_t in_force;
+    size_t md = 0;
+    attrs_of(trid, &in_force);
+    CT_SETUP_OK(posix_trace_attr_getmaxdatasize(&in_force, &md));
+    if (md + 8 > 60)
+        CT_UNRESOLVED("max-data-size in force is %zu: too large for this test's buffers", md);
+    trace_event_id_t id = open_id("ct.log.cut");
+    unsigned char longer[64];
+    for (size_t i = 0; i < sizeof longer; i++)
+        longer[i] = (unsigned char)(0x40 + i);
+    CT_SETUP_OK(posix_trace_start(trid));
+    posix_trace_event(id, "first", 5);
+    posix_trace_event(id, longer, md + 8);
+    posix_trace_event(id, "last", 4);
+    CT_SETUP_OK(posix_trace_shutdown(trid));
+    trace_id_t log = open_log(path);
+    struct rec r;
+    int seen = 0;
+    while (next_rec(log, &r)) {
+        if (!posix_trace_eventid_equal(log, r.info.posix_event_id, id))
+            continue;
+        if (seen == 1) {
+            int cut = r.info.posix_truncation_status == POSIX_TRACE_TRUNCATED_RECORD;
+            int whole = r.info.posix_truncation_status == POSIX_TRACE_NOT_TRUNCATED;
+            CT_CHECK((cut && r.len == md && memcmp(r.data, longer, md) == 0) ||
+                     (whole && r.len == md + 8 && memcmp(r.data, longer, md + 8) == 0),
+                     "an event of %zu bytes recorded with max-data-size %zu is read back from"
+                     " the log with %zu bytes and posix_truncation_status %d: expected %zu bytes"
+                     " and TRUNCATED_RECORD, or all %zu and NOT_TRUNCATED (ruling 16)", md + 8,
+                     md, r.len, r.info.posix_truncation_status, md, md + 8);
+        } else {
+            const char *want = seen == 0 ? "first" : "last";
+            CT_CHECK(seen < 3 && r.len == strlen(want) && memcmp(r.data, want, r.len) == 0 &&
+                     r.info.posix_truncation_status == POSIX_TRACE_NOT_TRUNCATED,
+                     "event %d of 3 read back from the log is not the short event \"%s\" whole"
+                     " (%zu bytes, status %d)", seen + 1, seen < 3 ? want : "-", r.len,
+                     r.info.posix_truncation_status);
+        }
+        seen++;
+    }
+    CT_CHECK(seen == 3, "the log gives back %d of the 3 events recorded (the one longer than"
+             " max-data-size between two short ones)", seen);
+    CT_CHECK_OK(posix_trace_close(log));
+#else
+    NO_TRL();
+#endif
+}
