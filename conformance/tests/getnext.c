@@ -153,6 +153,39 @@ CT_TEST(blocks, "getnext.blocks", "TRC", "posix_trace_getnext_event,posix_trace_
     pthread_join(th, NULL);
 }
 
+CT_TEST(blocks_again, "getnext.blocks", "TRC", "posix_trace_getnext_event,posix_trace_event")
+{
+    /* The same wait on a stream that this thread and another have already
+     * recorded into and that was read empty, three times over: whatever
+     * the implementation keeps of the threads that record (buffers of their
+     * own, the last one's place), getnext must still block until the next
+     * event and return it. */
+    trace_id_t trid = ct_new_stream(NULL, 1);
+    trace_event_id_t mine = ct_open_id("ct.getnext.mine");
+    struct ct_rec r;
+    for (int round = 0; round < 3; round++) {
+        struct later l = { ct_open_id("ct.getnext.again"), 50, 0 };
+        ct_record_seq(mine, (unsigned)round);
+        while (ct_next_event(trid, &r))
+            ;                                   /* empty again */
+        pthread_t th;
+        CT_SETUP_OK(pthread_create(&th, NULL, record_later, &l));
+        int unavailable = 12345;
+        do {
+            int rc = posix_trace_getnext_event(trid, &r.info, r.data, sizeof r.data, &r.len,
+                                               &unavailable);
+            CT_CHECK(rc == 0 && unavailable == 0, "round %d: getnext_event on a stream read"
+                     " empty returned %s with *unavailable %d before the other thread"
+                     " recorded: it shall block", round + 1, ct_errname(rc), unavailable);
+        } while (!is(trid, &r, l.id));
+        CT_CHECK(atomic_load(&l.recorded) && r.len == 4 && memcmp(r.data, "late", 4) == 0,
+                 "round %d: getnext_event returned an event before it was recorded, or with"
+                 " data_len %zu instead of the 4 bytes recorded", round + 1, r.len);
+        pthread_join(th, NULL);
+    }
+    CT_CHECK_OK(posix_trace_shutdown(trid));
+}
+
 CT_TEST(unavailable_zero, "getnext.unavailable-zero", "TRC", "posix_trace_getnext_event")
 {
     trace_event_id_t id = ct_open_id("ct.getnext.zero");
