@@ -14,6 +14,7 @@
  * async-signal-safe functions (xsh fork): there it only ends, with _exit;
  * the children that use the API are forked by single-threaded processes.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -192,4 +193,81 @@ CT_TEST(fork_of_fork, "fork.child-forks-again", "TRC",
     CT_CHECK(n == 5, "the parent's stream holds %u of the 5 events it recorded between its"
              " children's forks", n);
     CT_CHECK_OK(posix_trace_shutdown(t));
+}
+
+/* ---- a child that ends with exit(), its parent's stream with log ------------------- */
+
+CT_TEST(child_exit_leaves_log, "fork.child-not-controller", "TRC,TRL",
+        "fork,exit,posix_trace_create_withlog,posix_trace_event,posix_trace_shutdown,"
+        "posix_trace_open,posix_trace_getnext_event")
+{
+#if CT_HAVE_TRL
+    if (!ct_option("TRL"))
+        CT_UNSUPPORTED("not run: TRL is not supported");
+    /* The child of a controller controls none of its parent's streams
+     * (S0320): when it ends with exit() -- which runs the exit handlers an
+     * implementation may have, as a controller's exit shuts its streams
+     * down (S0111) -- the parent's stream with log is not shut down,
+     * flushed or written by it.  The parent's log then holds each of the
+     * parent's events once, in order. */
+    char path[] = "ct-fork-log-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        CT_UNRESOLVED("mkstemp failed: %s", ct_errname(errno));
+    trace_attr_t a;
+    CT_SETUP_OK(posix_trace_attr_init(&a));
+    CT_SETUP_OK(posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND));
+    trace_id_t t;
+    CT_SETUP_OK(posix_trace_create_withlog(0, &a, fd, &t));
+    CT_SETUP_OK(posix_trace_start(t));
+    trace_event_id_t id = ct_open_id("ct-fork-log");
+    unsigned seq = 0;
+    for (int c = 0; c < 3; c++) {
+        for (int i = 0; i < 5; i++)
+            ct_record_seq(id, seq++);
+        pid_t pid = ct_fork();
+        if (pid == 0)
+            exit(0);
+        int st;
+        if (waitpid(pid, &st, 0) != pid)
+            CT_UNRESOLVED("waitpid failed: %s", ct_errname(errno));
+        CT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child %d, which only called exit(0),"
+                 " ended with %s", c + 1, ct_wait_status(st));
+        struct posix_trace_status_info si;
+        CT_CHECK(posix_trace_get_status(t, &si) == 0 &&
+                 si.posix_stream_status == POSIX_TRACE_RUNNING, "the parent's stream with log"
+                 " is not RUNNING any more after its child %d called exit(0)", c + 1);
+    }
+    for (int i = 0; i < 5; i++)
+        ct_record_seq(id, seq++);
+    CT_CHECK_OK(posix_trace_shutdown(t));
+    int rfd = open(path, O_RDONLY);
+    unlink(path);
+    close(fd);
+    if (rfd < 0)
+        CT_UNRESOLVED("cannot open the log again: %s", ct_errname(errno));
+    trace_id_t log;
+    CT_CHECK_OK(posix_trace_open(rfd, &log));
+    struct posix_trace_event_info info;
+    unsigned char data[64];
+    size_t len;
+    int unavailable = 0;
+    unsigned next = 0, bad = 0;
+    while (posix_trace_getnext_event(log, &info, data, sizeof data, &len, &unavailable) == 0 &&
+           !unavailable) {
+        unsigned v;
+        if (!posix_trace_eventid_equal(log, info.posix_event_id, id) || len < sizeof v)
+            continue;
+        memcpy(&v, data, sizeof v);
+        bad += v != next;
+        next = v + 1;
+    }
+    CT_CHECK(next == seq && bad == 0, "the parent's log holds its events up to %u of %u, %u"
+             " of them out of place (repeated or missing), after three children ended with"
+             " exit(0)", next, seq, bad);
+    CT_CHECK_OK(posix_trace_close(log));
+    close(rfd);
+#else
+    CT_UNSUPPORTED("built without TRL: <trace.h> defines no _POSIX_TRACE_LOG");
+#endif
 }
