@@ -14,9 +14,11 @@
  *   (TRL): the TRL files.
  *   exit/exec/termination shutting streams down: process.c.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include "ct.h"
 #include "ct_stream.h"
 
@@ -110,6 +112,55 @@ CT_TEST(frees, "shutdown.frees", "TRC",
             CT_CHECK_OK(posix_trace_shutdown(t[k]));
     }
     ct_note("%ld rounds of two streams", rounds);
+}
+
+/* The descriptors open in this process: their numbers (up to FD_SCAN) and
+ * the files they are. */
+#define FD_SCAN 256
+struct fds {
+    int open[FD_SCAN];
+    struct stat st[FD_SCAN];
+};
+
+static void fds_now(struct fds *f)
+{
+    for (int i = 0; i < FD_SCAN; i++)
+        f->open[i] = fcntl(i, F_GETFD) != -1 && fstat(i, &f->st[i]) == 0;
+}
+
+CT_TEST(leaves_descriptors, "shutdown.leaves-descriptors", "TRC",
+        "posix_trace_create,posix_trace_start,posix_trace_event,posix_trace_shutdown")
+{
+    /* Streams given back free what is theirs (S0110), and only that: every
+     * descriptor the program had open before (0, 1 and 2 made sure of)
+     * is still open, on the same file, after streams of every full policy
+     * were created, recorded into and shut down. */
+    for (int i = 0; i < 3; i++)
+        if (fcntl(i, F_GETFD) == -1 && open("/dev/null", O_RDWR) != i)
+            CT_UNRESOLVED("descriptor %d is closed and /dev/null could not take its place", i);
+    struct fds before, after;
+    fds_now(&before);
+    const int pol[3] = { POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_LOOP };
+    trace_event_id_t id = ct_open_id("ct-leaves-fds");
+    for (int round = 0; round < 3; round++) {
+        trace_attr_t a;
+        trace_id_t t;
+        CT_SETUP_OK(posix_trace_attr_init(&a));
+        CT_SETUP_OK(posix_trace_attr_setstreamfullpolicy(&a, pol[round]));
+        CT_SETUP_OK(posix_trace_create(0, &a, &t));
+        CT_SETUP_OK(posix_trace_start(t));
+        for (unsigned i = 0; i < 20; i++)
+            ct_record_seq(id, i);
+        CT_CHECK_OK(posix_trace_shutdown(t));
+        posix_trace_attr_destroy(&a);
+    }
+    fds_now(&after);
+    for (int i = 0; i < FD_SCAN; i++)
+        CT_CHECK(!before.open[i] || (after.open[i] && after.st[i].st_dev == before.st[i].st_dev &&
+                                     after.st[i].st_ino == before.st[i].st_ino),
+                 "descriptor %d, open before any stream was created, is %s after three"
+                 " streams were created, recorded into and shut down", i,
+                 after.open[i] ? "open on another file" : "closed");
 }
 
 CT_TEST(returns_after_free, "shutdown.returns-after-free", "TRC",
