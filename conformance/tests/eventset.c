@@ -504,3 +504,81 @@ CT_TEST(fill_einval, "eventset_fill.EINVAL", "TRC,TEF", "posix_trace_eventset_fi
     NO_TEF();
 #endif
 }
+
+/* ---- every identifier a process can have --------------------------------------------- */
+
+#define EVERY_MAX 512
+
+CT_TEST(every_id, "eventset_add.adds,eventset_del.deletes", "TRC,TEF",
+        "posix_trace_eventset_add,posix_trace_eventset_del,posix_trace_eventset_ismember,"
+        "posix_trace_eventset_empty,posix_trace_eventset_fill,posix_trace_eventid_open")
+{
+#if CT_HAVE_TEF
+    require_tef();
+    /* Not a few types but every one: as many user event names as the
+     * process may open ({TRACE_USER_EVENT_MAX}, at most EVERY_MAX here),
+     * whatever their identifiers are, each added alone to an empty set and
+     * taken alone from a full one: only that type changes. */
+    long max = ct_limit_trace_user_event_max();
+    int n = (int)(max > 0 && max < EVERY_MAX ? max : (max > 0 ? EVERY_MAX : CT_MIN_TRACE_USER_EVENT_MAX));
+    static trace_event_id_t id[EVERY_MAX];
+    trace_id_t trid = ct_new_stream(NULL, 0);       /* for eventid_equal */
+    int have = 0;
+    for (int i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "ct.every.%d", i);
+        if (posix_trace_eventid_open(name, &id[have]) != 0 ||
+            posix_trace_eventid_equal(trid, id[have], CT_UNNAMED))
+            break;                      /* past the limit: the unnamed type */
+        have++;
+    }
+    CT_SETUP_OK(posix_trace_shutdown(trid));
+    if (have < 2)
+        CT_UNRESOLVED("only %d user event types could be opened", have);
+    trace_event_set_t s;
+    int bad_add = -1, bad_del = -1, other = -1;
+    CT_RULE("eventset_add.adds");
+    for (int i = 0; i < have && bad_add < 0 && other < 0; i++) {
+        int m = 0;
+        CT_SETUP_OK(posix_trace_eventset_empty(&s));
+        CT_CHECK_OK(posix_trace_eventset_add(id[i], &s));
+        CT_SETUP_OK(posix_trace_eventset_ismember(id[i], &s, &m));
+        if (!m)
+            bad_add = i;
+        for (int k = 0; k < have && other < 0; k++) {
+            if (k == i)
+                continue;
+            CT_SETUP_OK(posix_trace_eventset_ismember(id[k], &s, &m));
+            if (m)
+                other = k;
+        }
+    }
+    CT_CHECK(bad_add < 0 && other < 0, "of %d user event types, the one opened as number %d"
+             " is %s after eventset_add of the one opened as number %d into an empty set",
+             have, bad_add >= 0 ? bad_add + 1 : other + 1, bad_add >= 0 ? "not a member" :
+             "a member", bad_add >= 0 ? bad_add + 1 : 0);
+    other = -1;
+    CT_RULE("eventset_del.deletes");
+    for (int i = 0; i < have && bad_del < 0 && other < 0; i++) {
+        int m = 1;
+        CT_SETUP_OK(posix_trace_eventset_fill(&s, POSIX_TRACE_ALL_EVENTS));
+        CT_CHECK_OK(posix_trace_eventset_del(id[i], &s));
+        CT_SETUP_OK(posix_trace_eventset_ismember(id[i], &s, &m));
+        if (m)
+            bad_del = i;
+        for (int k = 0; k < have && other < 0; k++) {
+            if (k == i)
+                continue;
+            CT_SETUP_OK(posix_trace_eventset_ismember(id[k], &s, &m));
+            if (!m)
+                other = k;
+        }
+    }
+    CT_CHECK(bad_del < 0 && other < 0, "of %d user event types, the one opened as number %d"
+             " is %s after eventset_del of that type from a set of all events", have,
+             bad_del >= 0 ? bad_del + 1 : other + 1,
+             bad_del >= 0 ? "still a member" : "no longer a member (another type's del)");
+#else
+    NO_TEF();
+#endif
+}
