@@ -44,6 +44,7 @@ static const long u_trl_value = 0;
 #include <trace.h>
 #include "ct.h"
 #include "ct_log.h"
+#include "ct_stream.h"
 #include "ct_probe.h"
 #include "ct_trace_h.h"
 
@@ -644,6 +645,50 @@ CT_TEST(truncated_record_in_log, "log.truncated-record", "TRC,TRL",
     }
     CT_CHECK(seen == 3, "the log gives back %d of the 3 events recorded (the one longer than"
              " max-data-size between two short ones)", seen);
+    CT_CHECK_OK(posix_trace_close(log));
+#else
+    NO_TRL();
+#endif
+}
+
+/* ---- timestamps read back from a log, far apart ------------------------------------- */
+
+CT_TEST(timestamps_far_apart, "log.timestamps-spacing", "TRC,TRL",
+        "posix_trace_event,posix_trace_shutdown,posix_trace_open,posix_trace_getnext_event")
+{
+#if CT_HAVE_TRL
+    require_trl();
+    /* posix_timestamp is the time the event was generated (S0265): two
+     * events generated 4.6 s apart -- more than 2^32 nanoseconds, so that a
+     * log that kept only part of each time could not hide it -- come back
+     * from the log about 4.6 s apart (at least 4.4 s, at most 60 s: the
+     * trace clock is the implementation's, its rate is time's). */
+    char path[PATH_BUF];
+    trace_attr_t a;
+    log_attr(&a, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND);
+    trace_id_t trid = log_stream(&a, path, NULL);
+    trace_event_id_t id = open_id("ct.log.spacing");
+    CT_SETUP_OK(posix_trace_start(trid));
+    double t0 = ct_mono_now();
+    record(id, 0);
+    ct_sleep_ms(4600);
+    record(id, 1);
+    double real = ct_mono_now() - t0;
+    CT_SETUP_OK(posix_trace_shutdown(trid));
+    trace_id_t log = open_log(path);
+    struct rec r;
+    struct timespec ts[2];
+    int n = 0;
+    while (next_rec(log, &r))
+        if (posix_trace_eventid_equal(log, r.info.posix_event_id, id) && n < 2)
+            ts[n++] = r.info.posix_timestamp;
+    if (n != 2)
+        CT_UNRESOLVED("the log gives back %d of the 2 events recorded", n);
+    double apart = (double)(ts[1].tv_sec - ts[0].tv_sec) + (ts[1].tv_nsec - ts[0].tv_nsec) / 1e9;
+    CT_CHECK(apart >= 4.4 && apart <= 60.0 + real, "two events generated %.3f s apart come"
+             " back from the log with timestamps %.3f s apart (%lld.%09ld and %lld.%09ld)",
+             real, apart, (long long)ts[0].tv_sec, ts[0].tv_nsec, (long long)ts[1].tv_sec,
+             ts[1].tv_nsec);
     CT_CHECK_OK(posix_trace_close(log));
 #else
     NO_TRL();
