@@ -488,6 +488,23 @@ CT_TEST(ebadf, "create_withlog.EBADF", "TRC,TRL", "posix_trace_create_withlog")
     CT_CHECK_ERR(posix_trace_create_withlog(0, NULL, cfd, &trid), EBADF);
     /* No descriptor at all. */
     CT_CHECK_ERR(posix_trace_create_withlog(0, NULL, -1, &trid), EBADF);
+    /* The read-only descriptor again, as descriptor 0: its number is a
+     * descriptor like any other. */
+    int saved = dup(0);
+    if (dup2(rfd, 0) != 0)
+        CT_UNRESOLVED("dup2 onto descriptor 0 failed: %s", ct_errname(errno));
+    int rc = posix_trace_create_withlog(0, NULL, 0, &trid);
+    if (saved >= 0) {
+        dup2(saved, 0);
+        close(saved);
+    } else {
+        close(0);
+    }
+    CT_CHECK(rc == EBADF, "create_withlog with a read-only descriptor numbered 0 returned %s,"
+             " expected EBADF", ct_errname(rc));
+    if (rc == 0)
+        posix_trace_shutdown(trid);
+    close(rfd);
 #else
     NO_TRL();
 #endif
