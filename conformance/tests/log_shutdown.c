@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include "ct.h"
 #include "ct_log.h"
+#include "ct_stream.h"
 
 
 /* ---- what shutdown does to the log -------------------------------------------------- */
@@ -139,6 +140,41 @@ CT_TEST(waits_flush, "shutdown.waits-flush", "TRC,TRL",
 }
 
 /* ---- what the closed log holds -------------------------------------------------------- */
+
+CT_TEST(log_has_longest_name, "shutdown.log-has-attributes", "TRC,TRL",
+        "posix_trace_attr_setname,posix_trace_shutdown,posix_trace_open,posix_trace_get_attr")
+{
+#if CT_HAVE_TRL
+    require_trl();
+    /* The longest trace-name a stream can have ({TRACE_NAME_MAX} - 1
+     * characters, as the stream itself reports it) comes back whole from
+     * its log. */
+    long max = ct_limit_trace_name_max();
+    if (max < 2 || max > CT_NAME_BUF)
+        CT_UNTESTED("{TRACE_NAME_MAX} is %ld: no longest name to try", max);
+    char *longest = ct_long_name((size_t)max - 1, 'L');
+    char path[PATH_BUF], sname[CT_NAME_BUF], lname[CT_NAME_BUF];
+    trace_attr_t a, sa, la;
+    log_attr(&a, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_UNTIL_FULL);
+    CT_SETUP_OK(posix_trace_attr_setname(&a, longest));
+    trace_id_t trid = log_stream(&a, path, NULL);
+    attrs_of(trid, &sa);
+    CT_SETUP_OK(posix_trace_attr_getname(&sa, sname));
+    CT_SETUP_OK(posix_trace_start(trid));
+    CT_SETUP_OK(posix_trace_shutdown(trid));
+    trace_id_t log = open_log(path);
+    CT_SETUP_OK(posix_trace_attr_init(&la));
+    CT_CHECK_OK(posix_trace_get_attr(log, &la));
+    CT_CHECK_OK(posix_trace_attr_getname(&la, lname));
+    CT_CHECK(strcmp(sname, lname) == 0, "the stream's trace-name has %zu characters (a name of"
+             " {TRACE_NAME_MAX} - 1 = %ld was set); the opened log's has %zu", strlen(sname),
+             max - 1, strlen(lname));
+    CT_CHECK_OK(posix_trace_close(log));
+    free(longest);
+#else
+    NO_TRL();
+#endif
+}
 
 CT_TEST(log_has_attributes, "shutdown.log-has-attributes", "TRC,TRL",
         "posix_trace_shutdown,posix_trace_open,posix_trace_get_attr")
