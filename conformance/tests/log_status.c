@@ -426,3 +426,61 @@ CT_TEST(below_capacity, "xsh211.log-status-below-capacity", "TRC,TRL",
     NO_TRL();
 #endif
 }
+
+/* ---- what a LOOP log holds after it wrapped --------------------------------------------- */
+
+CT_TEST(loop_holds_after_wrap, "log.loop-holds-after-wrap", "TRC,TRL",
+        "posix_trace_flush,posix_trace_shutdown,posix_trace_open,posix_trace_getnext_event")
+{
+#if CT_HAVE_TRL
+    require_trl();
+    /* A LOOP log reuses the space of its oldest events only (S0025): once
+     * it has wrapped it still holds most of what it can hold.  What that is
+     * is learnt from an UNTIL_FULL log of the same attributes (events taken
+     * before FULL); a LOOP log that has taken a quarter more than that must
+     * give back at least a quarter of it, the newest events, in order, the last
+     * one flushed last.  (A quarter: an implementation may reuse its space
+ * in a few large pieces -- the reference's smallest LOOP log has two --
+ * and the piece being reused holds nothing readable.) */
+    char path[PATH_BUF];
+    trace_event_id_t id = open_id("ct.status.loopheld");
+    unsigned seq = 0;
+    trace_attr_t a;
+    log_attr(&a, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_UNTIL_FULL);
+    mid_log(&a);
+    trace_id_t trid = log_stream(&a, path, NULL);
+    CT_SETUP_OK(posix_trace_start(trid));
+    long filled = fill_log(trid, id, &seq, 4 * log_capacity(trid) + 2 * batch_of(trid) + 1000);
+    CT_SETUP_OK(posix_trace_shutdown(trid));
+    if (filled < 8)
+        CT_UNRESOLVED("an UNTIL_FULL log never reported FULL, or took only %ld events", filled);
+    log_attr(&a, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_LOOP);
+    mid_log(&a);
+    trid = log_stream(&a, path, NULL);
+    CT_SETUP_OK(posix_trace_start(trid));
+    unsigned first = seq;
+    flush_n(trid, id, &seq, filled + filled / 4);
+    unsigned last = seq - 1;
+    CT_SETUP_OK(posix_trace_shutdown(trid));
+    trace_id_t log = open_log(path);
+    struct rec r;
+    unsigned n = 0, bad = 0, prev = 0, end = 0;
+    while (next_rec(log, &r)) {
+        unsigned v;
+        if (!posix_trace_eventid_equal(log, r.info.posix_event_id, id) || r.len < sizeof v)
+            continue;
+        memcpy(&v, r.data, sizeof v);
+        bad += n > 0 && v != prev + 1;
+        prev = end = v;
+        n++;
+    }
+    CT_CHECK(n >= (unsigned)(filled / 4) && bad == 0 && end == last, "a LOOP log that took %ld"
+             " events (%u to %u), a quarter more than an UNTIL_FULL log of the same attributes"
+             " took before it was FULL (%ld), gives back %u of them (at least %ld expected, the"
+             " newest), %u out of order, the last %u", filled + filled / 4, first, last, filled,
+             n, filled / 4, bad, end);
+    CT_CHECK_OK(posix_trace_close(log));
+#else
+    NO_TRL();
+#endif
+}
