@@ -342,6 +342,18 @@ CT_TEST(flush_stop_event, "xsh211.flush-stop-event", "TRC,TRL",
     if (starts < 2)
         CT_UNRESOLVED("the log holds %d FLUSH_START events before shutdown's STOP after two"
                       " explicit flushes (xsh211.flush-start-event)", starts);
+    /* And no FLUSH_STOP ends a flush that did not begin: each one closes a
+     * FLUSH_START before it (S0276, S0277), the shutdown's flush too. */
+    int open = 0;
+    for (int i = 0; i < n; i++) {
+        if (is_ev(log, &recs[i], POSIX_TRACE_FLUSH_START))
+            open++;
+        else if (is_ev(log, &recs[i], POSIX_TRACE_FLUSH_STOP)) {
+            CT_CHECK(open > 0, "POSIX_TRACE_FLUSH_STOP (event %d of %d read) ends a flush that"
+                     " no POSIX_TRACE_FLUSH_START began", i + 1, n);
+            open--;
+        }
+    }
 #else
     NO_TRL();
 #endif
