@@ -149,6 +149,68 @@ CT_TEST(connects, "open.connects", "TRC,TRL",
 #endif
 }
 
+#define MANY_OPEN 40
+
+/* The next user event (LOG_EVENT) of an opened log, skipping the others:
+ * 1, or 0 at its end. */
+static int next_user(trace_id_t log, struct rec *r)
+{
+    trace_event_id_t id = open_id(LOG_EVENT);
+    while (next_rec(log, r))
+        if (posix_trace_eventid_equal(log, r->info.posix_event_id, id))
+            return 1;
+    return 0;
+}
+
+CT_TEST(many_at_once, "open.connects", "TRC,TRL",
+        "posix_trace_open,posix_trace_getnext_event,posix_trace_close")
+{
+#if CT_HAVE_TRL
+    require_trl();
+    /* Many logs open at once (more than a first table of them would hold),
+     * each read in turn: every trid stays connected to its own log and
+     * position.  One log of 3 user events, opened MANY_OPEN times; the k-th
+     * trid reads k % 3 + 1 events, then every trid reads on: each must get
+     * the events that follow its own position. */
+    char path[PATH_BUF];
+    make_log(path, 3);
+    trace_id_t log[MANY_OPEN];
+    int fds[MANY_OPEN], n = 0;
+    for (; n < MANY_OPEN; n++) {
+        fds[n] = open_or_unresolved(path, O_RDONLY);
+        int rc = posix_trace_open(fds[n], &log[n]);
+        if (rc != 0) {
+            close(fds[n]);
+            if (n < 20)
+                CT_UNRESOLVED("posix_trace_open of the same log for the %dth time at once"
+                              " returned %s", n + 1, ct_errname(rc));
+            break;
+        }
+    }
+    struct rec r;
+    int read_at[MANY_OPEN];
+    for (int k = 0; k < n; k++) {
+        read_at[k] = 0;
+        for (int i = 0; i <= k % 3; i++)
+            read_at[k] += next_user(log[k], &r);
+    }
+    for (int k = 0; k < n; k++) {
+        int more = 0;
+        while (next_user(log[k], &r))
+            more++;
+        CT_CHECK(read_at[k] == k % 3 + 1 && read_at[k] + more == 3, "log %d of %d open at once"
+                 " (the same file of 3 user events): %d events read first (%d asked), then %d"
+                 " more", k + 1, n, read_at[k], k % 3 + 1, more);
+    }
+    for (int k = 0; k < n; k++) {
+        CT_CHECK_OK(posix_trace_close(log[k]));
+        close(fds[k]);
+    }
+#else
+    NO_TRL();
+#endif
+}
+
 CT_TEST(oldest_first, "open.oldest-first", "TRC,TRL",
         "posix_trace_open,posix_trace_getnext_event")
 {
