@@ -54,8 +54,12 @@ def test_a_stuck_test_ends_as_hung_well_before_its_limit(hangs, tid, waits):
     assert t["result"] == "UNRESOLVED" and t["status"] == {"hung": IDLE}, t
     assert t["message"] == "hung: every process of the test blocked with no time limit " \
         "for %g s (%s)" % (IDLE, waits)
-    # Stuck from its start: ended after the first look (0.2 s) and IDLE.
-    assert t["duration_ms"] < 1000 * (stuck.START + IDLE + 1.0) < 1000 * LIMIT, t
+    # Stuck from its start: ended after the first look (0.2 s) and IDLE,
+    # with room for a loaded 2-core machine (CI runs valgrind and the
+    # mutants beside this tier: 1.7-2.0 s seen), still half a second before
+    # the limit a timed-out test would take.
+    assert t["duration_ms"] < 1000 * (LIMIT - 0.5), t
+    assert 1000 * (stuck.START + IDLE) < 1000 * (LIMIT - 0.5)
 
 
 @needs_detection
