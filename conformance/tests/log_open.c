@@ -157,7 +157,7 @@ static int next_user(trace_id_t log, struct rec *r)
 {
     trace_event_id_t id = open_id(LOG_EVENT);
     while (next_rec(log, r))
-        if (posix_trace_eventid_equal(log, r->info.posix_event_id, id))
+        if (is_ev(log, r, id))
             return 1;
     return 0;
 }

@@ -422,11 +422,9 @@ CT_TEST(below_capacity, "xsh211.log-status-below-capacity", "TRC,TRL",
         struct rec r;
         unsigned next = first, n = 0, bad = 0;
         while (next_rec(log, &r)) {
-            unsigned v;
-            if (!posix_trace_eventid_equal(log, r.info.posix_event_id, id) ||
-                r.len < sizeof v)
+            if (!is_ev(log, &r, id))
                 continue;
-            memcpy(&v, r.data, sizeof v);
+            unsigned v = seq_of(&r);
             bad += v != next;
             next = v + 1;
             n++;
@@ -472,14 +470,13 @@ CT_TEST(loop_holds_after_wrap, "log.loop-holds-after-wrap", "TRC,TRL",
     CT_SETUP_OK(posix_trace_shutdown(trid));
     trace_id_t log = open_log(path);
     struct rec r;
-    unsigned n = 0, bad = 0, prev = 0, end = 0;
+    unsigned n = 0, bad = 0, end = 0;
     while (next_rec(log, &r)) {
-        unsigned v;
-        if (!posix_trace_eventid_equal(log, r.info.posix_event_id, id) || r.len < sizeof v)
+        if (!is_ev(log, &r, id))
             continue;
-        memcpy(&v, r.data, sizeof v);
-        bad += n > 0 && v != prev + 1;
-        prev = end = v;
+        unsigned v = seq_of(&r);
+        bad += n > 0 && v != end + 1;
+        end = v;
         n++;
     }
     CT_CHECK(n >= (unsigned)(filled / 4) && bad == 0 && end == last, "a LOOP log that took %ld"

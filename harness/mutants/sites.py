@@ -223,7 +223,7 @@ def sites(text, file):
             # Not a bit-field width, an array's size in a declaration or a
             # case label's value (they change the program's shape, not a value).
             if prev in ("case", "[") or (prev == ":" and i > 1 and toks[i - 2][0] == "id"
-                                          and _in_struct(toks, i)):
+                                          and _ends_declarator(toks, i)):
                 continue
             for d in (1, -1):
                 v = _const_plus(tok, d)
@@ -262,8 +262,9 @@ def sites(text, file):
     return found
 
 
-def _in_struct(toks, i):
-    """Whether toks[i] seems to be a bit-field width (NAME : N ; inside braces)."""
+def _ends_declarator(toks, i):
+    """Whether toks[i], after NAME :, ends a declarator (NAME : N ; or ,): a
+    bit-field's width, not the value after a ternary's colon."""
     return i + 1 < len(toks) and toks[i + 1][0] in (";", ",")
 
 
