@@ -150,6 +150,73 @@ CT_TEST(frees_child_streams, "shutdown.frees", "TRC",
     CT_CHECK_OK(posix_trace_shutdown(own));
 }
 
+CT_TEST(frees_idle_child_streams, "shutdown.frees", "TRC",
+        "posix_trace_create,posix_trace_start,posix_trace_shutdown,fork")
+{
+    /* Streams for one traced child that calls no trace function while they
+     * are created and shut down, many more times than {TRACE_SYS_MAX}: a
+     * stream shut down before the child ever recorded must not hold a place
+     * for it.  The child records at last, into the one stream left, which
+     * gets its event. */
+    int go[2];
+    if (pipe(go) != 0)
+        CT_UNRESOLVED("pipe: %s", ct_errname(errno));
+    trace_event_id_t id = ct_open_id("ct.life.idle");
+    pid_t pid = ct_fork();
+    if (pid == 0) {
+        close(go[1]);
+        char c;
+        while (read(go[0], &c, 1) < 0 && errno == EINTR)
+            ;
+        posix_trace_event(id, "i", 1);
+        _exit(0);
+    }
+    close(go[0]);
+    long rounds = rounds_past_sys_max();
+    trace_id_t trid;
+    for (long r = 0; r < rounds; r++) {
+        int rc = posix_trace_create(pid, NULL, &trid);
+        if (r == 0 && rc == EPERM) {
+            close(go[1]);
+            waitpid(pid, NULL, 0);
+            CT_UNSUPPORTED("create for a child's pid: EPERM (the caller may not trace it)");
+        }
+        if (rc != 0) {
+            close(go[1]);
+            waitpid(pid, NULL, 0);
+        }
+        CT_CHECK(rc == 0, "round %ld of %ld: create for a traced child that has not"
+                 " recorded yet returned %d (%s), though every earlier stream for it was"
+                 " shut down", r + 1, rounds, rc, ct_errname(rc));
+        CT_SETUP_OK(posix_trace_start(trid));
+        CT_CHECK_OK(posix_trace_shutdown(trid));
+    }
+    CT_SETUP_OK(posix_trace_create(pid, NULL, &trid));
+    CT_SETUP_OK(posix_trace_start(trid));
+    close(go[1]);
+    int st;
+    if (!wait_bounded(pid, &st, 5000)) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        CT_UNRESOLVED("the child did not end within 5 s of being let go");
+    }
+    int got = 0;
+    for (int k = 0; k < 64; k++) {
+        struct posix_trace_event_info ev;
+        char data[8];
+        size_t len = 0;
+        int unavailable = 1;
+        CT_CHECK_OK(posix_trace_trygetnext_event(trid, &ev, data, sizeof data, &len,
+                                                 &unavailable));
+        if (unavailable)
+            break;
+        got += posix_trace_eventid_equal(trid, ev.posix_event_id, id) && ev.posix_pid == pid;
+    }
+    CT_CHECK(got == 1, "the stream made after %ld shut down ones holds %d events of the"
+             " child, not 1", rounds, got);
+    CT_CHECK_OK(posix_trace_shutdown(trid));
+}
+
 CT_TEST(walks_list_at_limit, "eventtypelist_getnext_id.walks-list", "TRC",
         "posix_trace_eventid_open,posix_trace_eventtypelist_getnext_id,"
         "posix_trace_eventid_get_name")

@@ -338,13 +338,30 @@ int proc_target(pid_t pid, struct pb **target)
     return 0;
 }
 
+/* Is the posted entry's stream gone?  Shutdown unlinks the object of a
+ * stream its traced process never opened (stream.c: slot_free); names are
+ * never reused (shm_object_create), so the entry is dead for good. */
+static int posted_gone(const char *name)
+{
+    int fd = shm_open(name, O_RDONLY, 0);
+    if (fd >= 0)
+        close(fd);
+    return fd < 0 && errno == ENOENT;
+}
+
 int proc_post(struct pb *target, const char *name)
 {
     int rc = EAGAIN;
     shm_lock(&target->lock);
-    for (int i = 0; i < PB_ATTACH_MAX; i++)
-        if (target->attach[i][0] == '\0') {
-            memcpy(target->attach[i], name, SHM_NAME_MAX);
+    /* A child that has not recorded since streams were posted to it still
+     * has them in its list: those shut down since give their place back
+     * (shutdown.frees), looked for only when the list is full. */
+    for (int pass = 0; pass < 2 && rc != 0; pass++)
+        for (int i = 0; i < PB_ATTACH_MAX; i++) {
+            char *entry = target->attach[i];
+            if (entry[0] != '\0' && !(pass == 1 && posted_gone(entry)))
+                continue;
+            memcpy(entry, name, SHM_NAME_MAX);
             rc = 0;
             break;
         }
