@@ -587,6 +587,23 @@ CT_TEST(prerecorded_final, "get_status.prerecorded-final", "TRC,TRL",
              POSIX_TRACE_SUSPENDED);
     ct_note("the log of the stream that filled reports full status %s",
             sl.posix_stream_full_status == POSIX_TRACE_FULL ? "FULL" : "NOT_FULL");
+    /* The log's own full status is part of the completed stream's status:
+     * an UNTIL_FULL log that was FULL when its stream was shut down says so
+     * when opened, and one that never filled says NOT_FULL. */
+    char full[PATH_BUF];
+    unsigned seq = 0;
+    long filled;
+    trace_event_id_t fill = open_id("ct.open.fill");
+    trace_id_t ft = full_until_full_log(full, fill, &seq, &filled, 0), lf;
+    shutdown_read(ft, full, &lf);
+    struct posix_trace_status_info sf;
+    CT_CHECK_OK(posix_trace_get_status(lf, &sf));
+    CT_CHECK(sf.posix_log_full_status == POSIX_TRACE_FULL, "the opened log of a stream whose"
+             " UNTIL_FULL log was FULL (%ld events flushed) reports posix_log_full_status %d,"
+             " expected FULL (%d)", filled, sf.posix_log_full_status, POSIX_TRACE_FULL);
+    CT_CHECK(sc.posix_log_full_status == POSIX_TRACE_NOT_FULL, "the opened log of a stream"
+             " whose log never filled reports posix_log_full_status %d, expected NOT_FULL (%d)",
+             sc.posix_log_full_status, POSIX_TRACE_NOT_FULL);
 #else
     NO_TRL();
 #endif

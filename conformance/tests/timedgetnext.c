@@ -5,16 +5,17 @@
  *
  * Portable: abstime is computed from CLOCK_REALTIME, as the function requires;
  * the length of a wait is measured on CLOCK_MONOTONIC; waits are at most
- * 200 ms.  A watchdog thread records an event 3 s into every wait, so that an
- * implementation that waits on the wrong clock (or forever) ends the test
- * FAIL, with the time it waited, rather than hanging until the runner's time
- * limit.
+ * 200 ms (600 ms for the one signalled).  A watchdog thread records an
+ * event 3 s into every wait, so that an implementation that waits on the
+ * wrong clock (or forever) ends the test FAIL, with the time it waited,
+ * rather than hanging until the runner's time limit.
  *
  * Not tested here, and why:
  *   timedgetnext.resolution, timedgetnext.EINTR  not testable (catalogue).
  *   timedgetnext on a pre-recorded stream: unspecified.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include "ct.h"
@@ -140,6 +141,57 @@ CT_TEST(waits_until_abstime, "timedgetnext.waits-until-abstime", "TRC",
              " {%lld s, %ld ns}", (long long)now.tv_sec, now.tv_nsec, (long long)at.tv_sec,
              at.tv_nsec);
     CT_CHECK(took < 2.5, "the wait for an abstime 200 ms ahead lasted %.3f s", took);
+}
+
+/* Sends SIGUSR1 to the waiting thread three times, 100 ms apart. */
+static void on_usr1(int sig)
+{
+    (void)sig;
+}
+
+static void *signaller(void *arg)
+{
+    pthread_t waiter = *(pthread_t *)arg;
+    for (int i = 0; i < 3; i++) {
+        ct_sleep_ms(100);
+        pthread_kill(waiter, SIGUSR1);
+    }
+    return NULL;
+}
+
+CT_TEST(signalled_wait, "timedgetnext.waits-until-abstime", "TRC",
+        "posix_trace_timedgetnext_event")
+{
+    /* A signal caught during the wait either ends it with EINTR (the
+     * function's error for an interrupted call) or the wait goes on: it is
+     * no timeout, so ETIMEDOUT never comes before abstime (S0203). */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGUSR1, &sa, NULL) != 0)
+        CT_UNRESOLVED("sigaction(SIGUSR1): %s", ct_errname(errno));
+    trace_id_t trid = ct_new_stream(NULL, 1);
+    struct rec r;
+    int unavailable;
+    drain(trid);
+    watchdog_start();
+    pthread_t self = pthread_self(), sender;
+    CT_SETUP_OK(pthread_create(&sender, NULL, signaller, &self));
+    struct timespec at = ct_abstime_in_ms(600), now;
+    double t0 = ct_mono_now();
+    int rc = timed(trid, &r, &unavailable, &at);
+    clock_gettime(CLOCK_REALTIME, &now);
+    double took = ct_mono_now() - t0;
+    pthread_join(sender, NULL);
+    watchdog_stop();
+    int early = now.tv_sec < at.tv_sec || (now.tv_sec == at.tv_sec && now.tv_nsec < at.tv_nsec);
+    CT_CHECK(rc == EINTR || rc == ETIMEDOUT, "timedgetnext_event on an empty stream, signalled"
+             " during its wait, returned %s after %.3f s%s, expected EINTR or ETIMEDOUT",
+             ct_errname(rc), took, what_came(trid, &r, rc));
+    CT_CHECK(rc != ETIMEDOUT || !early, "timedgetnext_event signalled (SIGUSR1, caught) during"
+             " its wait returned ETIMEDOUT after %.3f s, before abstime (600 ms ahead): a"
+             " signal is no timeout", took);
 }
 
 CT_TEST(past_abstime, "timedgetnext.past-abstime", "TRC", "posix_trace_timedgetnext_event")
