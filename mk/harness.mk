@@ -201,11 +201,14 @@ check-mutants: conformance-build
 # by a seed from the reference's <trace.h> implementation, judged by the
 # portable tests and the vectors; every survivor judged in
 # harness/mutants/triage.tsv, the kill rate over observable mutants >= 95%.
-# MUTATION_SEED and MUTATION_COUNT choose the sample; MUTATION_FLAGS adds
-# sample.py's other options (--rejudge, --min-rate, --list).
+# MUTATION_SEED and MUTATION_COUNT choose the sample, or MUTATION_KEYS names
+# a file of pinned mutants instead (CI: harness/mutants/ci_sample.tsv, which
+# an edit of the reference does not redraw); MUTATION_FLAGS adds sample.py's
+# other options (--rejudge, --min-rate, --list).
 MUTATION_SEED ?= 1
 MUTATION_COUNT ?= 40
+MUTATION_KEYS ?=
 MUTATION_FLAGS ?=
 .PHONY: check-mutation
 check-mutation: conformance-build
-	$(PYTHON) harness/mutants/sample.py --seed $(MUTATION_SEED) --count $(MUTATION_COUNT) $(MUTATION_FLAGS)
+	$(PYTHON) harness/mutants/sample.py $(if $(MUTATION_KEYS),--keys $(MUTATION_KEYS),--seed $(MUTATION_SEED) --count $(MUTATION_COUNT)) $(MUTATION_FLAGS)

@@ -548,7 +548,7 @@ CT_TEST(einval_filetype_fifo, "create_withlog.EINVAL-filetype", "TRC,TRL",
     pthread_t th;
     CT_SETUP_OK(pthread_create(&th, NULL, drain, &rfd));
     const int pol[3] = { POSIX_TRACE_LOOP, POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND };
-    int refused = 0;
+    int refused = 0, refuses[3] = { 0, 0, 0 };
     char accepted[64] = "";
     for (int i = 0; i < 3; i++) {
         trace_attr_t a;
@@ -565,8 +565,34 @@ CT_TEST(einval_filetype_fifo, "create_withlog.EINVAL-filetype", "TRC,TRL",
         CT_CHECK(rc == EINVAL, "create_withlog on a FIFO with log-full-policy %s returned %d"
                  " (%s): expected EINVAL (the file type does not suit the policy) or 0",
                  policy_name(pol[i]), rc, ct_errname(rc));
+        refuses[i] = 1;
         refused++;
     }
+    /* The same FIFO at descriptor 0 (standard input, a valid descriptor
+     * like any other) is the same file type: refused the same. */
+    int saved = refused ? dup(0) : -1;
+    if (refused && saved >= 0 && dup2(wfd, 0) == 0) {
+        for (int i = 0; i < 3; i++) {
+            trace_attr_t a;
+            trace_id_t trid;
+            if (!refuses[i])
+                continue;
+            CT_SETUP_OK(posix_trace_attr_init(&a));
+            CT_SETUP_OK(posix_trace_attr_setlogfullpolicy(&a, pol[i]));
+            int rc = posix_trace_create_withlog(0, &a, 0, &trid);
+            if (rc == 0)
+                posix_trace_shutdown(trid);
+            dup2(saved, 0);
+            CT_CHECK(rc == EINVAL, "create_withlog on the FIFO at descriptor 0 with"
+                     " log-full-policy %s returned %d (%s), though the same FIFO at descriptor"
+                     " %d was refused with EINVAL", policy_name(pol[i]), rc, ct_errname(rc),
+                     wfd);
+            dup2(wfd, 0);
+        }
+        dup2(saved, 0);
+    }
+    if (saved >= 0)
+        close(saved);
     atomic_store(&drain_stop, 1);
     pthread_join(th, NULL);
     if (!refused)

@@ -33,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "ct.h"
 #include "ct_stream.h"
 #include "ct_log.h"
@@ -322,6 +324,96 @@ CT_TEST(stream_flush, "stream.events-intact", "TRC,TRL",
 #endif
 }
 
+CT_TEST(stream_flush_child, "stream.events-intact", "TRC,TRL",
+        "posix_trace_create_withlog,posix_trace_event,posix_trace_shutdown,posix_trace_open,"
+        "posix_trace_getnext_event,fork")
+{
+#if CT_HAVE_TRL
+    require_trl();
+    /* As stream_flush, with the events recorded by another process: a
+     * child the FLUSH stream traces (created for its pid) fills it many
+     * times over, one event at a time, each once the stream can take it;
+     * the stream flushes itself all the same (S0038) and its log gives back
+     * every one of the child's events, in order. */
+    char path[PATH_BUF];
+    int go[2], done[2];
+    trace_attr_t a;
+    trace_event_id_t id = open_id("ct.wrap.child-flush");
+    if (pipe(go) != 0 || pipe(done) != 0)
+        CT_UNRESOLVED("pipe: %s", ct_errname(errno));
+    pid_t pid = ct_fork();
+    if (pid == 0) {
+        char c;
+        close(go[1]);
+        close(done[0]);
+        for (unsigned i = 0; read(go[0], &c, 1) == 1; i++) {
+            put(id, i);
+            if (write(done[1], "x", 1) != 1)
+                break;
+        }
+        _exit(0);
+    }
+    close(go[0]);
+    close(done[1]);
+    log_attr(&a, POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+    stream_events(&a, 32);
+    trace_id_t trid, log;
+    tmp_file(path);
+    int fd = open_or_unresolved(path, O_WRONLY | O_TRUNC);
+    int rc = posix_trace_create_withlog(pid, &a, fd, &trid);
+    if (rc == EPERM) {
+        close(go[1]);
+        waitpid(pid, NULL, 0);
+        CT_UNSUPPORTED("create_withlog for a child's pid: EPERM (the caller may not trace it)");
+    }
+    CT_SETUP_OK(rc);
+    CT_SETUP_OK(posix_trace_start(trid));
+    long total = 4 * lossless(trid) + 40;
+    if (total > 4000)
+        total = 4000;
+    for (long i = 0; i < total; i++) {
+        char c;
+        if (write(go[1], "g", 1) != 1 || read(done[0], &c, 1) != 1)
+            CT_UNRESOLVED("the child recording the events stopped at %ld of %ld", i, total);
+        struct timespec t0;
+        clock_gettime(CLOCK_REALTIME, &t0);
+        for (;;) {
+            struct posix_trace_status_info st = status(trid);
+            if (st.posix_stream_flush_status == POSIX_TRACE_NOT_FLUSHING &&
+                st.posix_stream_full_status == POSIX_TRACE_NOT_FULL &&
+                st.posix_stream_status == POSIX_TRACE_RUNNING)
+                break;
+            if (ms_since(&t0) > FLUSH_WAIT_MS) {
+                close(go[1]);
+                waitpid(pid, NULL, 0);
+                CT_FAIL("a FLUSH stream filled by the traced child (%ld events) did not take"
+                        " events again within %d ms: it never flushed itself (S0038)", i + 1,
+                        FLUSH_WAIT_MS);
+            }
+            ct_sleep_ms(1);
+        }
+    }
+    close(go[1]);
+    waitpid(pid, NULL, 0);
+    CT_SETUP_OK(posix_trace_shutdown(trid));
+    close(fd);
+    log = open_log(path);
+    struct rec r;
+    long n = 0, out_of_order = -1;
+    while (next_rec(log, &r))
+        if (has_name(log, &r, "ct.wrap.child-flush")) {
+            if (out_of_order < 0 && (seq_of(&r) != (unsigned)n || r.info.posix_pid != pid))
+                out_of_order = n;
+            n++;
+        }
+    CT_CHECK(n == total && out_of_order < 0, "the traced child recorded %ld events into a"
+             " FLUSH stream, each once it could take it: its log gives back %ld (the first out"
+             " of order or of another process: %ld)", total, n, out_of_order);
+#else
+    NO_TRL();
+#endif
+}
+
 /* ---- logs ------------------------------------------------------------------------- */
 
 #if CT_HAVE_TRL
@@ -381,6 +473,45 @@ CT_TEST(log_loop, "log.events-intact", "TRC,TRL",
         CT_CHECK(j.first > 0, "a LOOP log still gives back the oldest event (0) after %ld,"
                  " 3 times what it holds, were flushed", total);
     }
+#else
+    NO_TRL();
+#endif
+}
+
+CT_TEST(log_prog_address, "log.events-intact", "TRC,TRL",
+        "posix_trace_create,posix_trace_create_withlog,posix_trace_trygetnext_event,"
+        "posix_trace_open,posix_trace_getnext_event")
+{
+#if CT_HAVE_TRL
+    require_trl();
+    /* One event, recorded once into two streams of this process, one with
+     * log and one without: the log gives back the posix_prog_address the
+     * stream gives, all of it (a program's code may lie above 4 GiB). */
+    char path[PATH_BUF];
+    trace_event_id_t id = open_id("ct.wrap.log-address");
+    trace_id_t plain = ct_new_stream(NULL, 1);
+    trace_id_t logged = small_log_stream(POSIX_TRACE_LOOP, path), log;
+    record(id, 7);
+    struct rec r;
+    int unavailable = 0, found = 0;
+    for (int k = 0; k < 64 && !found; k++) {
+        r.len = 0;
+        CT_SETUP_OK(posix_trace_trygetnext_event(plain, &r.info, r.data, sizeof r.data, &r.len,
+                                                 &unavailable));
+        if (unavailable)
+            break;
+        found = is_ev(plain, &r, id);
+    }
+    if (!found)
+        CT_UNRESOLVED("the event recorded is not in the stream without log");
+    void *in_stream = r.info.posix_prog_address;
+    int n = shutdown_read(logged, path, &log);
+    int at = find_ev(log, n, 0, id);
+    CT_CHECK(at >= 0, "the event recorded into a stream with log is not in its log (%d events"
+             " read)", n);
+    CT_CHECK(recs[at].info.posix_prog_address == in_stream, "the event's posix_prog_address"
+             " read from the log is %p, the stream without log gave %p for the same event",
+             recs[at].info.posix_prog_address, in_stream);
 #else
     NO_TRL();
 #endif

@@ -250,6 +250,24 @@ def rejudged(repo, path):
     return doc["summary"]["seed"], [by_key[k] for k in keys], killed, doc["passed_over"]
 
 
+def pinned(repo, path):
+    """The sites a pinned sample names (the first column of each line of
+    path, '#' lines aside), in its order, and the keys no longer in the
+    reference (their lines changed since the list was made)."""
+    by_key = {s.key: s for s in all_sites(repo)}
+    sites, gone = [], []
+    with open(path) as f:
+        for line in f:
+            key = line.split("\t", 1)[0].strip()
+            if not key or key.startswith("#"):
+                continue
+            (sites.append(by_key[key]) if key in by_key else gone.append(key))
+    if not sites:
+        raise mt.TriageError("%s: none of its %d mutants is in the reference any more"
+                             % (path, len(gone)))
+    return sites, gone
+
+
 def measure(seed, count, reports, triage_path, min_rate, jobs=2, out=sys.stdout,
             order=None, earlier=((), ())):
     """earlier: the killed mutants and the sites passed over of an earlier
@@ -265,9 +283,10 @@ def measure(seed, count, reports, triage_path, min_rate, jobs=2, out=sys.stdout,
         shutil.copytree(REPO, tree, symlinks=True, ignore=shutil.ignore_patterns(
             ".git", "build", "build-*", "reports", "__pycache__", "config.mk", "config.log"))
         judge = Judge(tree, wd, out)
-        out.write("mutation sample: seed %d, %d mutants wanted of %d sites in reference/{%s}; "
+        out.write("mutation sample: %s, %d mutants wanted of %d sites in reference/{%s}; "
                   "%d rules PASS against the reference as a vendor's\n"
-                  % (seed, count, len(order), ",".join(FOLDERS), judge.passing))
+                  % (_sample_name(seed), count, len(order), ",".join(FOLDERS),
+                     judge.passing))
         out.flush()
         # The mutants are the first COUNT sites, in the draw's order, that
         # compile to something new: sites are judged two at a time, and once
@@ -305,6 +324,11 @@ def measure(seed, count, reports, triage_path, min_rate, jobs=2, out=sys.stdout,
         count = len(verdicts)
     return report(seed, count, verdicts, passed_over, book, reports, min_rate,
                   time.monotonic() - started, out)
+
+
+def _sample_name(seed):
+    """'seed 7', or the pinned sample's file (seed is then its path)."""
+    return "seed %d" % seed if isinstance(seed, int) else "pinned sample %s" % seed
 
 
 def _line(out, v, book, i, n):
@@ -348,10 +372,10 @@ def report(seed, count, verdicts, passed_over, book, reports, min_rate, seconds,
     with open(path, "w") as f:
         json.dump({"summary": summary, "mutants": verdicts, "passed_over": passed_over},
                   f, indent=1)
-    out.write("\nseed %d: %d sites drawn, %d did not compile, %d compiled to the reference's "
+    out.write("\n%s: %d sites drawn, %d did not compile, %d compiled to the reference's "
               "own object code;\n%d mutants: %d killed, %d survived (%d judged equivalent or "
               "invisible, %d observable, %d not judged)\n"
-              % (seed, summary["drawn"], summary["did_not_compile"],
+              % (_sample_name(seed), summary["drawn"], summary["did_not_compile"],
                  summary["same_object_code"], len(verdicts), len(killed), len(survived),
                  len(harmless), len(observable), len(unjudged)))
     out.write("kill rate over the observable mutants: %d of %d = %.1f%% (required %.0f%%); "
@@ -393,6 +417,9 @@ def main(argv=None):
                          "(default %d)" % RUNS)
     ap.add_argument("--rejudge", default=None, metavar="MUTATION_JSON",
                     help="judge again only the survivors of an earlier sample (its seed)")
+    ap.add_argument("--keys", default=None, metavar="FILE",
+                    help="judge exactly the mutants FILE names, one key a line (a pinned "
+                         "sample, as CI's: harness/mutants/ci_sample.tsv), not a seed's draw")
     ap.add_argument("--list", action="store_true",
                     help="print the first COUNT sites the seed draws (not built, not judged)")
     args = ap.parse_args(argv)
@@ -408,6 +435,13 @@ def main(argv=None):
         if args.rejudge:
             args.seed, order, killed, passed_over = rejudged(REPO, args.rejudge)
             args.count, earlier = len(order), (killed, passed_over)
+        elif args.keys:
+            order, gone = pinned(REPO, args.keys)
+            args.count, args.seed = len(order), os.path.relpath(args.keys, REPO)
+            if gone:
+                sys.stdout.write("%s: %d of its mutants are no longer in the reference (their "
+                                 "lines changed): %s; judged without them (make a new list "
+                                 "with --list)\n" % (args.keys, len(gone), ", ".join(gone)))
         return measure(args.seed, args.count, args.reports, args.triage, args.min_rate,
                        args.jobs, order=order, earlier=earlier)
     except (mb.BuildError, mt.TriageError) as e:

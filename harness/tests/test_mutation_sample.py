@@ -3,7 +3,7 @@
 sample.py, triage.py): sites found only in code, every operator of the
 classic set, keys that do not move with line numbers, a draw that only the
 seed decides, and a triage file read strictly.  The sample itself is run by
-'make check-mutation' (CI runs 30 mutants)."""
+'make check-mutation' (CI runs the 20 of ci_sample.tsv)."""
 
 import os
 import sys
@@ -133,3 +133,29 @@ def test_the_repositorys_triage_file_reads():
     # A judgement whose mutant is gone (its line changed) is a stale line.
     stale = sorted(k for k in book if k not in keys)
     assert not stale, "triage.tsv judges mutants no longer in the reference: %s" % stale
+
+
+def test_pinned_sample_by_key(tmp_path):
+    """--keys judges exactly the mutants a file names, in its order; a key
+    whose line has changed is reported, not judged; a list with no mutant
+    left is an error."""
+    drawn = sample.draw(REPO, 5)[:3]
+    keys = tmp_path / "keys.tsv"
+    keys.write_text("# comment\n%s\tx\n\n%s\n%s\tlater columns ignored\n"
+                    "posix/gone.c:000000000000\tits line changed\n"
+                    % (drawn[2].key, drawn[0].key, drawn[1].key))
+    got, gone = sample.pinned(REPO, str(keys))
+    assert [s.key for s in got] == [drawn[2].key, drawn[0].key, drawn[1].key]
+    assert gone == ["posix/gone.c:000000000000"]
+    keys.write_text("posix/gone.c:000000000000\n")
+    with pytest.raises(triage.TriageError):
+        sample.pinned(REPO, str(keys))
+
+
+def test_ci_sample_is_all_in_the_reference():
+    """CI's pinned mutants are mostly still there: an edit of the reference
+    that changes one of their lines shrinks CI's sample (sample.py says
+    which); past five gone, pin others (harness/mutants/README.md)."""
+    got, gone = sample.pinned(REPO, os.path.join(HARNESS, "mutants", "ci_sample.tsv"))
+    assert len(got) + len(gone) == 20
+    assert len(gone) <= 5, "CI's pinned mutants whose lines changed: %s" % ", ".join(gone)
