@@ -332,9 +332,12 @@ CT_TEST(stream_flush_child, "stream.events-intact", "TRC,TRL",
     require_trl();
     /* As stream_flush, with the events recorded by another process: a
      * child the FLUSH stream traces (created for its pid) fills it many
-     * times over, one event at a time, each once the stream can take it;
-     * the stream flushes itself all the same (S0038) and its log gives back
-     * every one of the child's events, in order. */
+     * times over, one event at a time, each once the stream is running and
+     * not full or flushing; the stream flushes itself all the same (S0038),
+     * so its log holds far more than the stream does, in order.  Not every
+     * one: the flush that the child's event starts runs in another process,
+     * and an event that finds the stream full meanwhile may be lost (S0038:
+     * FLUSH is UNTIL_FULL with flushes; seen on s390x under qemu-user). */
     char path[PATH_BUF];
     int go[2], done[2];
     trace_attr_t a;
@@ -368,7 +371,7 @@ CT_TEST(stream_flush_child, "stream.events-intact", "TRC,TRL",
     }
     CT_SETUP_OK(rc);
     CT_SETUP_OK(posix_trace_start(trid));
-    long total = 4 * lossless(trid) + 40;
+    long held = lossless(trid), total = 4 * held + 40;
     if (total > 4000)
         total = 4000;
     for (long i = 0; i < total; i++) {
@@ -400,15 +403,22 @@ CT_TEST(stream_flush_child, "stream.events-intact", "TRC,TRL",
     log = open_log(path);
     struct rec r;
     long n = 0, out_of_order = -1;
+    unsigned prev = 0;
     while (next_rec(log, &r))
         if (has_name(log, &r, "ct.wrap.child-flush")) {
-            if (out_of_order < 0 && (seq_of(&r) != (unsigned)n || r.info.posix_pid != pid))
+            unsigned seq = seq_of(&r);
+            if (out_of_order < 0 && ((n > 0 && seq <= prev) || seq >= (unsigned)total ||
+                                     r.info.posix_pid != pid))
                 out_of_order = n;
+            prev = seq;
             n++;
         }
-    CT_CHECK(n == total && out_of_order < 0, "the traced child recorded %ld events into a"
-             " FLUSH stream, each once it could take it: its log gives back %ld (the first out"
-             " of order or of another process: %ld)", total, n, out_of_order);
+    CT_CHECK(out_of_order < 0, "the log of a FLUSH stream filled by a traced child gives back"
+             " its event %ld out of the order recorded or as another process's", out_of_order);
+    CT_CHECK(n >= 2 * held, "the traced child recorded %ld events into a FLUSH stream that"
+             " holds about %ld, each once the stream was running and not full or flushing: its"
+             " log gives back only %ld (the stream did not flush itself as the child filled"
+             " it)", total, held, n);
 #else
     NO_TRL();
 #endif
