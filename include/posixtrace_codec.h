@@ -139,12 +139,15 @@ struct slot_event {
     const uint32_t *words;  /* payload: data[1], data[2] of each slot in order */
     uint32_t nwords;        /* 2 * nslots */
     uint32_t nslots;        /* slots received */
-    uint32_t header;        /* the first slot's header word (flag S or CB) */
+    uint32_t header;        /* the first slot's header word (flag S or CB; CC or
+                             * CE for the rest of an event begun before a buffer
+                             * gap, delivered incomplete: KSP-14) */
     unsigned cpu;           /* 0-63 */
     unsigned cls;           /* enum slot_class, 0-7 */
     unsigned event;         /* 0-1023 */
     int combine;            /* 0: a simple event (S); 1: a combine event */
-    int complete;           /* 0: a combine event abandoned or left open */
+    int complete;           /* 0: a combine event abandoned or left open, or
+                             * such a rest */
 };
 
 /* Integrity errors (KSP-5, KSP-14, KSP-25), each reported once. */

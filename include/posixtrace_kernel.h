@@ -142,8 +142,9 @@ struct ksim_verify {
     uint64_t dropped_slots;
     uint64_t time_events;
     uint64_t decode_errors;         /* integrity errors of the decoder */
-    uint64_t orphan_slots;          /* ring mode: CC/CE whose CB was overwritten (not
-                                     * problems there; in linear mode they are) */
+    uint64_t orphan_slots;          /* ring mode: CC/CE whose CB was overwritten, which
+                                     * the decoder delivers as incomplete events (KSP-14;
+                                     * not problems there; in linear mode they are) */
     uint64_t first_seq, last_seq;
     uint64_t seq_gaps;              /* buffers missing between sequence numbers */
     uint64_t short_buffers;         /* buffers below the high-water mark */

@@ -299,8 +299,10 @@ static int expect_accounting(struct kv_run *r, const struct kv_line *l)
     if (!r->have_sim)
         return kv_bad_vector(r, l, "expect accounting needs a sim step");
     uint64_t decoded = 0;
+    /* A simulated trace's only incomplete events are the rests of events
+     * begun in overwritten buffers (KSP-14): counted in `over` already. */
     for (size_t i = 0; i < r->dec.nev; i++)
-        decoded += r->dec.ev[i].cls != SLOT_CLASS_CONTROL;
+        decoded += r->dec.ev[i].cls != SLOT_CLASS_CONTROL && r->dec.ev[i].complete;
     uint64_t dropped = r->dec.sum[1], over = r->stats.events_overwritten;
     r->checks++;
     if (decoded + dropped + over != r->stats.events_generated)

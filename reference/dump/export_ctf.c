@@ -44,6 +44,7 @@ struct ctf {
     const struct export_source *src;
     FILE *stream[NSTREAMS];
     uint64_t bytes[NSTREAMS];
+    uint64_t last_time[NSTREAMS];   /* the stream's latest timestamp written */
     struct ctf_class *classes;
     uint32_t nclasses, cap;
     uint32_t *hash;             /* class index + 1, 0 empty; hcap entries */
@@ -216,8 +217,15 @@ static int ctf_event(void *state, const struct export_event *ev, char *err, size
     if (f == NULL)
         return rc;
     unsigned char buf[32 + 8 * DUMP_MAX_ARGS], *p = buf;
+    /* A CTF stream's timestamps do not go back, but an event may be stamped
+     * before the previous one of its CPU: the rest of a combine event begun
+     * in an overwritten buffer carries its CB's time, from before the
+     * buffer's TIME events (KSP-14).  It is written at its stream's latest
+     * time, in its place; tracedump shows its own time. */
+    uint64_t time = ev->time > c->last_time[s] ? ev->time : c->last_time[s];
+    c->last_time[s] = time;
     put_u32(&p, id);
-    put_u64(&p, ev->time);
+    put_u64(&p, time);
     put_u32(&p, (uint32_t)(int32_t)ev->cpu);
     put_u64(&p, ev->has_thread ? ev->pid : UINT64_MAX);
     put_u64(&p, ev->has_thread ? ev->tid : UINT64_MAX);

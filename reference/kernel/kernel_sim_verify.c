@@ -161,6 +161,13 @@ static void check_head(struct vstate *s, const struct slot_event *ev)
     s->in_head = 0;
 }
 
+/* Whether ev is the rest of a combine event without its CB: the decoder
+ * delivers it incomplete, with the header of its first CC/CE (KSP-14). */
+static int is_tail(const struct slot_event *ev)
+{
+    return ev->combine && !ev->complete && _TRACE_GET_STRUCT(ev->header) != _TRACE_STRUCT_CB;
+}
+
 static void on_event(void *user, const struct slot_event *ev)
 {
     struct vstate *s = user;
@@ -168,8 +175,19 @@ static void on_event(void *user, const struct slot_event *ev)
 
     v->events++;
     v->combine_events += (unsigned)ev->combine;
-    if (ev->cls != SLOT_CLASS_CONTROL)
+    /* The rest of a combine event begun in a buffer not in the file (KSP-14):
+     * the simulator counted that event overwritten (ring mode) when its first
+     * slot's buffer was, so it is not decoded again here.  Linear mode loses
+     * no buffer: there it is a problem. */
+    int tail = is_tail(ev);
+    if (tail) {
+        v->orphan_slots += ev->nslots;
+        if (s->linear)
+            problem(s, ev->offset, "KSP-20: the rest of a combine event whose first slot "
+                    "is in no buffer of the file (linear mode loses no buffer)");
+    } else if (ev->cls != SLOT_CLASS_CONTROL) {
         v->workload_events++;
+    }
     if (is_control(ev, _TRACE_CONTROL_TIME))
         v->time_events++;
 
@@ -191,7 +209,8 @@ static void on_event(void *user, const struct slot_event *ev)
         check_head(s, ev);
     }
 
-    if (!is_control(ev, _TRACE_CONTROL_BUFFER)) {
+    /* A tail's time is its CB's, from before the buffer's TIME events. */
+    if (!is_control(ev, _TRACE_CONTROL_BUFFER) && !tail) {
         uint64_t bit = (uint64_t)1 << ev->cpu;
         if ((s->timed & bit) && ev->time <= s->last_time[ev->cpu])
             problem(s, ev->offset, "KSP-9: cpu %u: time 0x%016llx does not come after the "
@@ -206,12 +225,9 @@ static void on_error(void *user, const struct slot_error *e)
 {
     struct vstate *s = user;
     char msg[256];
-    /* In ring mode the oldest buffers are overwritten: the rest of a combine
-     * event whose first slot was in one of them is left without it. */
-    if (!s->linear && e->kind == SLOT_ERR_NO_OPEN_COMBINE) {
-        s->v->orphan_slots++;
-        return;
-    }
+    /* The rest of a combine event whose first slot was overwritten is not an
+     * error but an incomplete event (KSP-14; on_event counts it): every error
+     * the decoder still reports is a problem, in ring mode too. */
     slot_error_format(e, msg, sizeof msg);
     /* The message has its own "offset N: " prefix. */
     const char *p = strstr(msg, ": ");

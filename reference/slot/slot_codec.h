@@ -24,6 +24,9 @@ struct slot_cpu_state {
     uint32_t abandoned_ts;  /*   its later CC/CE are dropped without a report */
     uint8_t  has_open;
     uint8_t  has_abandoned;
+    uint8_t  after_gap;     /* the current buffer follows a gap and the CPU has
+                             * begun no event in it yet: a CC/CE with no open
+                             * event is the rest of one begun before (KSP-14) */
 };
 
 struct slot_held;   /* an event held back (slot_decode.c) */

@@ -328,7 +328,38 @@ static inline uint64_t stamp(struct slot_decoder *d, struct slot_cpu_state *c, u
     return (uint64_t)c->high << 32 | low;
 }
 
-/* A CONTROL simple event: updates the state, returns the event's time. */
+/* Whether a buffer of sequence number `seq` follows a gap: buffers before it
+ * are not in the trace (overwritten in ring mode, KSP-20, or lost), so its
+ * first slots may continue combine events begun in them (KSP-14, KSP-21).
+ * The first buffer of the trace follows a gap unless it is the first buffer
+ * ever (sequence 0, KSP-19); a later one unless its sequence number is the
+ * previous one's plus one (modulo 2^32: data[1] is a 32-bit word). */
+static int follows_gap(const struct slot_decoder *d, uint32_t seq)
+{
+    if (!d->have_buffer_seq)
+        return seq != 0;
+    return seq != (uint32_t)(d->last_buffer_seq + 1);
+}
+
+/* A BUFFER event (KSP-19): counts it, and says for every CPU whether its
+ * first continuation slots in this buffer may be the rest of an event whose
+ * first slots are not in the trace (after a gap) or not (KSP-14). */
+static void buffer_begins(struct slot_decoder *d, uint32_t seq)
+{
+    uint8_t gap = (uint8_t)follows_gap(d, seq);
+
+    d->sum.buffers++;
+    if (d->have_buffer_seq && seq > d->last_buffer_seq + 1)
+        d->sum.buffer_seq_gaps += seq - d->last_buffer_seq - 1;
+    d->last_buffer_seq = seq;
+    d->have_buffer_seq = 1;
+    for (unsigned i = 0; i < SLOT_NCPUS; i++)
+        d->cpu[i].after_gap = gap;
+}
+
+/* A CONTROL simple event: updates the state, returns the event's time.  The
+ * buffer's own TIME and DROPPED events (KSP-17, KSP-22) are not events a CPU
+ * begins: they leave its after_gap as it is. */
 static uint64_t control(struct slot_decoder *d, struct slot_cpu_state *c, const traceevent_t *s)
 {
     switch (_NTO_TRACE_GETEVENT(s->header)) {
@@ -338,15 +369,14 @@ static uint64_t control(struct slot_decoder *d, struct slot_cpu_state *c, const 
         c->last_low = s->data[0];
         return (uint64_t)c->high << 32 | s->data[0];
     case _TRACE_CONTROL_BUFFER:     /* KSP-19 */
-        d->sum.buffers++;
-        if (d->have_buffer_seq && s->data[1] > d->last_buffer_seq + 1)
-            d->sum.buffer_seq_gaps += s->data[1] - d->last_buffer_seq - 1;
-        d->last_buffer_seq = s->data[1];
-        d->have_buffer_seq = 1;
+        buffer_begins(d, s->data[1]);
         break;
     case _TRACE_CONTROL_DROPPED:    /* KSP-22 */
         d->sum.dropped_events += s->data[1];
         d->sum.dropped_slots += s->data[2];
+        break;
+    default:                        /* another CONTROL event: a new event of the CPU */
+        c->after_gap = 0;
         break;
     }
     return stamp(d, c, s->data[0]);
@@ -357,7 +387,14 @@ static void simple_slot(struct slot_decoder *d, const traceevent_t *s, uint64_t 
                         struct slot_cpu_state *c, unsigned cls)
 {
     uint32_t h = s->header;
-    uint64_t time = cls == SLOT_CLASS_CONTROL ? control(d, c, s) : stamp(d, c, s->data[0]);
+    uint64_t time;
+
+    if (cls == SLOT_CLASS_CONTROL) {
+        time = control(d, c, s);
+    } else {
+        c->after_gap = 0;       /* a new event of the CPU (KSP-14) */
+        time = stamp(d, c, s->data[0]);
+    }
 
     if (d->held > 0)
         make_room(d);
@@ -379,20 +416,13 @@ static void simple_slot(struct slot_decoder *d, const traceevent_t *s, uint64_t 
     };
 }
 
-/* A CB slot: opens a combine event (KSP-8), after closing the CPU's open one
- * if it has one (KSP-14). */
-static void begin_slot(struct slot_decoder *d, const traceevent_t *s, uint64_t off,
-                       struct slot_cpu_state *c)
+/* Opens a combine event at slot s on CPU c, stamped `time`: held back, its
+ * first two words kept.  Returns it, or NULL if no memory (reported, and
+ * the event abandoned). */
+static struct slot_held *open_combine(struct slot_decoder *d, const traceevent_t *s,
+                                      uint64_t off, struct slot_cpu_state *c, uint64_t time)
 {
     uint32_t h = s->header;
-
-    if (c->has_open) {
-        struct slot_held *o = held_at(d, c->open_seq);
-        report(d, SLOT_ERR_NESTED_CB, off, h, s->data[0], o->offset, o->nslots);
-        abandon(d, o);
-        drain(d);
-    }
-    uint64_t time = stamp(d, c, s->data[0]);
     uint32_t cap = 0;
     uint32_t *w = buf_get(d, &cap);
     while (d->held > 0 && d->held_words + cap > d->max_held_words)
@@ -410,13 +440,30 @@ static void begin_slot(struct slot_decoder *d, const traceevent_t *s, uint64_t o
         report(d, SLOT_ERR_NO_MEMORY, off, h, s->data[0], 0, 1);
         abandon(d, r);
         drain(d);
-        return;
+        return NULL;
     }
     d->held_words += cap;
     w[0] = s->data[1];
     w[1] = s->data[2];
     c->has_open = 1;
     c->open_seq = seq;
+    return r;
+}
+
+/* A CB slot: opens a combine event (KSP-8), after closing the CPU's open one
+ * if it has one (KSP-14).  A new event on the CPU: from here on, a CC/CE of
+ * the CPU with no open event is an error even after a gap (KSP-14). */
+static void begin_slot(struct slot_decoder *d, const traceevent_t *s, uint64_t off,
+                       struct slot_cpu_state *c)
+{
+    c->after_gap = 0;
+    if (c->has_open) {
+        struct slot_held *o = held_at(d, c->open_seq);
+        report(d, SLOT_ERR_NESTED_CB, off, s->header, s->data[0], o->offset, o->nslots);
+        abandon(d, o);
+        drain(d);
+    }
+    open_combine(d, s, off, c, stamp(d, c, s->data[0]));
 }
 
 /* Adds the two words of a CC/CE slot to the open event r.  Returns 0, or -1
@@ -450,6 +497,33 @@ static int append(struct slot_decoder *d, struct slot_held *r, const traceevent_
     return 0;
 }
 
+/* Whether r is the rest of a combine event without its CB (open_tail). */
+static inline int is_tail(const struct slot_held *r)
+{
+    return _TRACE_GET_STRUCT(r->header) != _TRACE_STRUCT_CB;
+}
+
+/* KSP-14, KSP-21: a CC or CE of a CPU that has begun nothing yet in a buffer
+ * that follows a gap is the rest of a combine event whose first slots were
+ * in a buffer not in the trace (in ring mode, overwritten: KSP-20).  It is
+ * not an integrity error: its slots are gathered into one incomplete event,
+ * in the place of its first slot, whose header is that CC/CE's.  A CPU has
+ * at most one event in progress, so it has at most one such rest per
+ * buffer: after it, its CC/CE with no open event are errors again.  Its time
+ * takes the CPU's current high word; the slot's low word is the CB's, so it
+ * does not take part in wrap inference (KSP-17). */
+static void open_tail(struct slot_decoder *d, const traceevent_t *s, uint64_t off,
+                      struct slot_cpu_state *c)
+{
+    c->after_gap = 0;
+    struct slot_held *r = open_combine(d, s, off, c, (uint64_t)c->high << 32 | s->data[0]);
+    if (r == NULL || _TRACE_GET_STRUCT(s->header) != _TRACE_STRUCT_CE)
+        return;
+    r->state = HELD_ABANDONED;          /* a lone CE: the rest is this slot */
+    c->has_open = 0;
+    drain(d);
+}
+
 /* A CC or CE slot: continues the CPU's open combine event if it is the same
  * event (KSP-13), else it is an integrity error (KSP-14). */
 static void continue_slot(struct slot_decoder *d, const traceevent_t *s, uint64_t off,
@@ -469,7 +543,8 @@ static void continue_slot(struct slot_decoder *d, const traceevent_t *s, uint64_
                 return;
             }
             if (last) {
-                r->state = HELD_DONE;
+                /* The rest of an event begun before a gap stays incomplete. */
+                r->state = is_tail(r) ? HELD_ABANDONED : HELD_DONE;
                 c->has_open = 0;
                 if (seq == d->qhead)
                     drain(d);
@@ -481,6 +556,10 @@ static void continue_slot(struct slot_decoder *d, const traceevent_t *s, uint64_
         d->sum.discarded_slots++;       /* reported when it was abandoned */
         if (last)
             c->has_abandoned = 0;
+        return;
+    }
+    if (!c->has_open && c->after_gap) {
+        open_tail(d, s, off, c);
         return;
     }
     report(d, SLOT_ERR_NO_OPEN_COMBINE, off, h, ts, 0, 0);
@@ -531,6 +610,7 @@ void slot_decoder_feed(struct slot_decoder *d, const traceevent_t *s, size_t n, 
                 d->sum.wraps++;
             }
             c->last_low = low;
+            c->after_gap = 0;               /* a new event of the CPU (KSP-14) */
             c->events++;
             d->class_events[cls]++;
             ev.time = (uint64_t)c->high << 32 | low;

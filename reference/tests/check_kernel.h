@@ -33,7 +33,9 @@ void kt_free(struct kt_trace *t);
 /* What the codec decodes of t. */
 struct kt_decoded {
     struct slot_summary sum;
-    uint64_t workload_events;       /* CONTROL excluded */
+    uint64_t workload_events;       /* CONTROL and tails excluded */
+    uint64_t tails;                 /* incomplete rests of events begun in buffers not
+                                     * in the file (ring mode, KSP-14) */
     uint64_t per_cpu_last[SLOT_NCPUS];
     int time_went_back;             /* a CPU's time did not increase (BUFFER excluded) */
     unsigned max_slots;             /* the longest event */

@@ -84,6 +84,12 @@ static void on_event(void *user, const struct slot_event *ev)
 {
     struct decode_state *s = user;
     uint64_t bit = (uint64_t)1 << ev->cpu;
+    /* The rest of an event whose CB was overwritten (KSP-14): the simulator
+     * counted it overwritten, and its time is from before its buffer's TIME. */
+    if (ev->combine && !ev->complete && _TRACE_GET_STRUCT(ev->header) != _TRACE_STRUCT_CB) {
+        s->d->tails++;
+        return;
+    }
     if (ev->cls != SLOT_CLASS_CONTROL)
         s->d->workload_events++;
     if (ev->nslots > s->d->max_slots)

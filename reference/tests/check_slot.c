@@ -93,8 +93,11 @@ static void on_ev(void *user, const struct slot_event *e)
         sink_bad(k, "nwords is not 2 * nslots (KSP-12)", e->nwords);
     if (e->cpu > 63 || e->cls > 7 || e->event > 1023)
         sink_bad(k, "field out of range", e->header);
-    if (e->combine != (_TRACE_GET_STRUCT(e->header) == _TRACE_STRUCT_CB) ||
-        (!e->combine && _TRACE_GET_STRUCT(e->header) != _TRACE_STRUCT_S))
+    /* A combine event begins with its CB, or, incomplete, with the CC/CE
+     * that continues an event begun before a buffer gap (KSP-14). */
+    unsigned flag = _TRACE_GET_STRUCT(e->header);
+    if (e->combine != (flag != _TRACE_STRUCT_S) ||
+        (flag != _TRACE_STRUCT_S && flag != _TRACE_STRUCT_CB && e->complete))
         sink_bad(k, "struct flag of the first slot", e->header);
     if (!e->combine && (!e->complete || e->nslots != 1))
         sink_bad(k, "simple event not one complete slot", e->offset);
