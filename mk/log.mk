@@ -59,7 +59,7 @@ GOLDEN_LOGS = build/harness/golden_logs
 $(GOLDEN_LOGS): harness/golden/golden_logs.c harness/kvec/kvec_sha256.c harness/kvec/kvec.h \
                 $(LIB_A) config.mk mk/log.mk
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CFLAGS_AUTO) -Iharness/kvec -o $@ \
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CFLAGS_AUTO) -o $@ \
 	    harness/golden/golden_logs.c harness/kvec/kvec_sha256.c $(LIB_A) $(LDFLAGS) $(LDFLAGS_AUTO) -pthread
 
 # check-sim-flush: each FLUSH scenario SIM_FLUSH_RUNS times while spinning

@@ -51,7 +51,7 @@
 #include <sys/wait.h>
 #include <trace.h>
 #include <unistd.h>
-#include "kvec.h"                               /* kv_sha256 */
+#include "../kvec/kvec.h"                       /* kv_sha256 */
 
 #define CHECK(call)                                                             \
     do {                                                                        \
