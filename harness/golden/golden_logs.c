@@ -271,6 +271,7 @@ static int run(const struct scenario *sc, const char *dir, int bless)
         perror("golden_logs: mkstemp");
         return 1;
     }
+    fflush(NULL);                       /* the child must not print our lines again */
     pid_t pid = fork();
     if (pid == 0) {
         write_log(sc, fd);
