@@ -88,20 +88,26 @@ struct flush_scenario {
     int log_policy;
     size_t logsize;
     int flush_every;
+    int threads;            /* 1, or 2 taking turns of TURN events */
 };
+
+#define TURN 10
 
 #define FLUSH_EVENTS 8000
 
 static const struct flush_scenario flush_scenarios[] = {
-    { "flush-append",             POSIX_TRACE_APPEND,     0,         0 },
-    { "flush-append-calls",       POSIX_TRACE_APPEND,     0,         333 },
+    { "flush-append",             POSIX_TRACE_APPEND,     0,         0, 1 },
+    { "flush-append-calls",       POSIX_TRACE_APPEND,     0,         333, 1 },
     /* 64 KiB: a LOOP log that wraps several times. */
-    { "flush-loop-wrap",          POSIX_TRACE_LOOP,       64 << 10,  0 },
-    { "flush-loop-wrap-calls",    POSIX_TRACE_LOOP,       64 << 10,  333 },
+    { "flush-loop-wrap",          POSIX_TRACE_LOOP,       64 << 10,  0, 1 },
+    { "flush-loop-wrap-calls",    POSIX_TRACE_LOOP,       64 << 10,  333, 1 },
     /* 64 KiB: an UNTIL_FULL log that fills within the first 1,000 events
      * (the rest discarded by the log, none lost by the stream). */
-    { "flush-until-full",         POSIX_TRACE_UNTIL_FULL, 64 << 10,  0 },
-    { "flush-until-full-calls",   POSIX_TRACE_UNTIL_FULL, 64 << 10,  333 },
+    { "flush-until-full",         POSIX_TRACE_UNTIL_FULL, 64 << 10,  0, 1 },
+    { "flush-until-full-calls",   POSIX_TRACE_UNTIL_FULL, 64 << 10,  333, 1 },
+    /* Two threads of the controller taking turns (the program fixes the
+     * order of their calls: LOGFORMAT section 9), each with its own CPU. */
+    { "flush-append-2threads",    POSIX_TRACE_APPEND,     0,         333, 2 },
 };
 #define NFLUSH (sizeof flush_scenarios / sizeof flush_scenarios[0])
 
@@ -179,15 +185,68 @@ static void *spin(void *arg)
     return NULL;
 }
 
+/* The recorders of a FLUSH scenario: one thread, or two that take turns of
+ * TURN events (turn: whose it is), so that the order of their calls is the
+ * program's. */
+struct recorders {
+    const struct flush_scenario *sc;
+    trace_id_t t;
+    trace_event_id_t ids[3];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int turn, next;         /* next: the next event to record */
+};
+
+static void record_one(struct recorders *r, int i)
+{
+    unsigned char data[40];
+    size_t len = 8 + (size_t)(i * 7 % 33);              /* 8 to 40 bytes */
+    for (size_t k = 0; k < len; k++)
+        data[k] = (unsigned char)(i * 31 + (int)k);
+    posix_trace_event(r->ids[i % 3], data, len);
+    if (r->sc->flush_every && (i + 1) % r->sc->flush_every == 0)
+        CHECK(posix_trace_flush(r->t));
+}
+
+/* Thread me's share (0 or 1) of the events. */
+static void record_turns(struct recorders *r, int me)
+{
+    if (r->sc->threads < 2) {
+        for (int i = 0; i < FLUSH_EVENTS; i++)
+            record_one(r, i);
+        return;
+    }
+    pthread_mutex_lock(&r->mu);
+    for (;;) {
+        while (r->turn != me && r->next < FLUSH_EVENTS)
+            pthread_cond_wait(&r->cv, &r->mu);
+        if (r->next >= FLUSH_EVENTS)
+            break;
+        for (int k = 0; k < TURN && r->next < FLUSH_EVENTS; k++)
+            record_one(r, r->next++);
+        r->turn = 1 - me;
+        pthread_cond_broadcast(&r->cv);
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+static void *second_recorder(void *arg)
+{
+    CHECK(posixtrace_sim_setcpu(2));    /* the first records on CPU 1 */
+    record_turns(arg, 1);
+    return NULL;
+}
+
 /* Writes the FLUSH scenario's log to fd (in a fresh child process); exits
  * 3 if the stream lost an event (it must not: its log takes every one). */
 static void write_flush_log(const struct flush_scenario *sc, int fd, int load)
 {
     trace_attr_t a;
-    trace_id_t t;
-    trace_event_id_t ids[3] = { POSIX_TRACE_UNNAMED_USEREVENT, 0, 0 };
+    struct recorders r = { .sc = sc, .ids = { POSIX_TRACE_UNNAMED_USEREVENT, 0, 0 } };
     struct timespec start = { 1000, 0 };
-    pthread_t spinner;
+    pthread_t spinner, second;
+    pthread_mutex_init(&r.mu, NULL);
+    pthread_cond_init(&r.cv, NULL);
     if (load && pthread_create(&spinner, NULL, spin, NULL) != 0)
         load = 0;
     CHECK(posix_trace_attr_init(&a));
@@ -201,23 +260,19 @@ static void write_flush_log(const struct flush_scenario *sc, int fd, int load)
     if (sc->logsize)
         CHECK(posix_trace_attr_setlogsize(&a, sc->logsize));
     CHECK(posixtrace_sim_setcpu(1));
-    CHECK(posix_trace_eventid_open("alpha", &ids[1]));
-    CHECK(posix_trace_eventid_open("beta", &ids[2]));
-    CHECK(posix_trace_create_withlog(0, &a, fd, &t));
-    CHECK(posix_trace_start(t));
-    unsigned char data[40];
-    for (int i = 0; i < FLUSH_EVENTS; i++) {
-        size_t len = 8 + (size_t)(i * 7 % 33);          /* 8 to 40 bytes */
-        for (size_t k = 0; k < len; k++)
-            data[k] = (unsigned char)(i * 31 + (int)k);
-        posix_trace_event(ids[i % 3], data, len);
-        if (sc->flush_every && (i + 1) % sc->flush_every == 0)
-            CHECK(posix_trace_flush(t));
-    }
+    CHECK(posix_trace_eventid_open("alpha", &r.ids[1]));
+    CHECK(posix_trace_eventid_open("beta", &r.ids[2]));
+    CHECK(posix_trace_create_withlog(0, &a, fd, &r.t));
+    CHECK(posix_trace_start(r.t));
+    if (sc->threads > 1)
+        CHECK(pthread_create(&second, NULL, second_recorder, &r));
+    record_turns(&r, 0);
+    if (sc->threads > 1)
+        CHECK(pthread_join(second, NULL));
     struct posixtrace_counts c;
-    CHECK(posixtrace_get_counts(t, &c));
-    CHECK(posix_trace_stop(t));
-    CHECK(posix_trace_shutdown(t));
+    CHECK(posixtrace_get_counts(r.t, &c));
+    CHECK(posix_trace_stop(r.t));
+    CHECK(posix_trace_shutdown(r.t));
     CHECK(posix_trace_attr_destroy(&a));
     if (load) {
         atomic_store(&spin_stop, 1);
