@@ -174,13 +174,11 @@ static void write_log(const struct scenario *sc, int fd)
 
 /* A thread that only burns CPU beside the recorder (--load): the flusher
  * thread of a simulated clock must not matter, however it is scheduled. */
-static atomic_int spin_stop;
-
 static void *spin(void *arg)
 {
-    (void)arg;
+    atomic_int *stop = arg;
     volatile unsigned long n = 0;
-    while (!atomic_load_explicit(&spin_stop, memory_order_relaxed))
+    while (!atomic_load_explicit(stop, memory_order_relaxed))
         n++;
     return NULL;
 }
@@ -245,9 +243,10 @@ static void write_flush_log(const struct flush_scenario *sc, int fd, int load)
     struct recorders r = { .sc = sc, .ids = { POSIX_TRACE_UNNAMED_USEREVENT, 0, 0 } };
     struct timespec start = { 1000, 0 };
     pthread_t spinner, second;
+    atomic_int spin_stop = 0;
     pthread_mutex_init(&r.mu, NULL);
     pthread_cond_init(&r.cv, NULL);
-    if (load && pthread_create(&spinner, NULL, spin, NULL) != 0)
+    if (load && pthread_create(&spinner, NULL, spin, &spin_stop) != 0)
         load = 0;
     CHECK(posix_trace_attr_init(&a));
     CHECK(posix_trace_attr_setname(&a, sc->name));
