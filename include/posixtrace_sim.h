@@ -22,6 +22,30 @@
  *
  * Timeouts of posix_trace_timedgetnext_event() are always measured on the
  * real CLOCK_REALTIME, as XSH requires.
+ *
+ * Flushes of a stream with a trace log on the simulated clock happen inside
+ * the controller's call that decides them, before it returns: the FLUSH
+ * policy's in the posix_trace_event() whose event reaches the stream's flush
+ * mark (half full) or finds no room, posix_trace_flush()'s in
+ * posix_trace_flush() (the flush is complete when it returns), the last one
+ * in posix_trace_shutdown() (or at exit); never when a thread happens to be
+ * scheduled.  FLUSH_START follows the event that started the flush and
+ * FLUSH_STOP follows FLUSH_START; each takes one step of the clock, like any
+ * event.  Such a FLUSH stream loses an event only when it is larger than the
+ * stream; what its log cannot take is discarded (and counted) by the log.
+ * Other threads' calls on the stream wait while it flushes.  So:
+ *   - one thread: the same program writes the same log, byte for byte (with
+ *     posixtrace_attr_setsimorigin), whatever the stream and log policies,
+ *     sizes, flush calls and the machine's load;
+ *   - several threads of the controller: the log follows the order in which
+ *     their calls take the stream's lock; the same order, the same log;
+ *   - another process recording into the stream (INHERITED, or a traced
+ *     child) cannot run the controller's log code: when its event reaches a
+ *     FLUSH stream's mark it asks the controller's flusher thread for the
+ *     flush and goes on, and its events that find the stream full before
+ *     that thread has run are lost as under UNTIL_FULL.  That part of a log
+ *     depends on timing (reference/log/LOGFORMAT.md section 9 says how to
+ *     keep it deterministic).
  */
 #ifndef POSIXTRACE_SIM_H
 #define POSIXTRACE_SIM_H

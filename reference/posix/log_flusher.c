@@ -10,6 +10,17 @@
  * then writes them with the lock released, so that tracing goes on (S0101).
  * posix_trace_flush() only asks for it and returns (S0099); completion is
  * seen through get_status's flush status.
+ *
+ * A stream on the simulated clock flushes in the controller's calling
+ * thread instead, its lock held throughout (flush_now): the FLUSH policy's
+ * flush in the recording call that crosses the flush mark or finds the
+ * stream full, posix_trace_flush's before it returns, shutdown's in
+ * shutdown.  Where a flush falls, and so its FLUSH_START and FLUSH_STOP,
+ * is then the scenario's alone, not the scheduler's, and a FLUSH stream
+ * loses no event its log could take: the same program writes the same log
+ * (LOGFORMAT section 9; posix/CHOICES.md, "Trace log").  The flusher thread
+ * of such a stream only serves the flushes that another process asks for
+ * (kick_flusher, stream_put.c), which cannot run the controller's code.
  */
 #include <errno.h>
 #include <signal.h>
@@ -81,10 +92,72 @@ static uint64_t flush_mark_of(const struct stream *s)
     return s->policy == POSIX_TRACE_FLUSH ? (s->ring.cap - s->reserve) / 2 : 0;
 }
 
+static void run_flush(struct stream *s, struct log_stream *ls, int final);
+
+/* A flush in the caller's thread writes as the flusher does, whose signals
+ * are all blocked: a write past the caller's RLIMIT_FSIZE must give EFBIG
+ * (S0120), not kill the process with SIGXFSZ.  So SIGXFSZ is blocked while
+ * it writes, and one the writes raised is taken back before the mask is
+ * restored (one that was pending before is left alone). */
+struct xfsz_guard {
+    sigset_t old;
+    int was_pending;
+};
+
+static void xfsz_block(struct xfsz_guard *g)
+{
+    sigset_t x, p;
+    sigemptyset(&x);
+    sigaddset(&x, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &x, &g->old);
+    g->was_pending = sigpending(&p) == 0 && sigismember(&p, SIGXFSZ);
+}
+
+static void xfsz_restore(const struct xfsz_guard *g)
+{
+    sigset_t x, p;
+    if (!g->was_pending && sigpending(&p) == 0 && sigismember(&p, SIGXFSZ)) {
+        static const struct timespec zero = { 0, 0 };
+        sigemptyset(&x);
+        sigaddset(&x, SIGXFSZ);
+        sigtimedwait(&x, NULL, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}
+
+/* A flush of a stream on the simulated clock, done now by the calling
+ * thread of the controller, the lock held from start to end (nothing else
+ * records meanwhile): FLUSH_START (origin o; S0276) if the stream runs and
+ * it fits, every event of the stream written to the log, the metadata
+ * (LOGFORMAT section 7), then FLUSH_STOP (S0277).  The simulated clock
+ * moves only by the steps of these two events, as for any event.  A flush
+ * whose FLUSH_START or FLUSH_STOP crosses the flush mark does not start
+ * another (busy): the next event that finds the mark crossed does. */
+static void flush_now(struct stream *s, const struct origin *o)
+{
+    struct log_stream *ls = s->log;
+    if (ls->busy)
+        return;
+    ls->busy = 1;
+    if (s->run == POSIX_TRACE_RUNNING && stream_fits(s, 0)) {
+        stream_put(s, POSIX_TRACE_FLUSH_START, NULL, 0, 0, o);
+        ls->starts++;
+    }
+    ls->flush_status = POSIX_TRACE_FLUSHING;            /* S0250 */
+    struct xfsz_guard g;
+    xfsz_block(&g);
+    run_flush(s, ls, 0);                                /* NOT_FLUSHING at its end (S0251) */
+    xfsz_restore(&g);
+}
+
 /* The FLUSH policy in the controller (stream_put.c wakes the flusher of
  * another process's stream): the stream is half full (S0038). */
 static void log_flush_auto(struct stream *s)
 {
+    if (s->sim) {
+        flush_now(s, &no_origin);       /* in this recording call, before it returns */
+        return;
+    }
     s->flush_mark = 0;              /* until the flusher has taken the events */
     if (!s->log->request)
         request_flush(s, &no_origin);
@@ -93,6 +166,13 @@ static void log_flush_auto(struct stream *s)
 static int log_flush_make_room(struct stream *s, uint64_t need, uint64_t extra)
 {
     struct log_stream *ls = s->log;
+    if (s->sim) {
+        /* Full (an event larger than the room left under the mark): the
+         * stream is flushed now, so the event fits unless it is larger
+         * than the stream (it is then lost as UNTIL_FULL loses it). */
+        flush_now(s, &no_origin);
+        return s->ring.cap - s->reserve - ring_used(&s->ring) + extra >= need ? 0 : -1;
+    }
     /* The stream is full: its events go to the flusher now rather than be
      * lost, as far as the flusher's buffer allows. */
     take_into(s, &ls->pending);
@@ -167,15 +247,20 @@ static void snapshot(const struct stream *s, const struct log_stream *ls, int fi
 }
 
 /* One flush (lock held on entry and on return).  final: shutdown's, which
- * empties the stream and marks the metadata complete. */
+ * empties the stream and marks the metadata complete.  On a real clock the
+ * lock is released while the file is written, so that tracing goes on
+ * (S0101); on the simulated clock it is kept (flush_now): the flush is one
+ * step of the scenario, and empties the stream, since nothing records
+ * meanwhile. */
 static void run_flush(struct stream *s, struct log_stream *ls, int final)
 {
+    int hold = s->sim;
     unsigned starts = ls->starts;
     ls->starts = 0;
     ls->busy = 1;
     /* A stream that records faster than the log is written must not keep
      * the flusher forever: at most the stream's size is taken. */
-    size_t rounds = final ? SIZE_MAX : s->ring.cap / ls->pending.cap + 2;
+    size_t rounds = final || hold ? SIZE_MAX : s->ring.cap / ls->pending.cap + 2;
     int more;
     do {
         stage_drain(s);                 /* the events threads staged (stage.h) */
@@ -184,17 +269,21 @@ static void run_flush(struct stream *s, struct log_stream *ls, int final)
         struct rec_buf t = ls->batch;
         ls->batch = ls->pending;
         ls->pending = t;
-        shm_unlock(&s->lock);
+        if (!hold)
+            shm_unlock(&s->lock);
         write_batch(ls);
-        shm_lock(&s->lock);
+        if (!hold)
+            shm_lock(&s->lock);
         publish(ls, final);
     } while ((more || ls->pending.len > 0) && --rounds > 0);
 
     struct log_status st;
     snapshot(s, ls, final, &st);
-    shm_unlock(&s->lock);
+    if (!hold)
+        shm_unlock(&s->lock);
     log_writer_write_meta(&ls->w, &st);                 /* S0113 at shutdown */
-    shm_lock(&s->lock);
+    if (!hold)
+        shm_lock(&s->lock);
     publish(ls, final);
     if (starts > 0 && stream_fits(s, 0))
         stream_put(s, POSIX_TRACE_FLUSH_STOP, NULL, 0, 0, &no_origin);   /* S0277 */
@@ -222,7 +311,8 @@ static void *flusher_main(void *arg)
             run_flush(s, ls, 0);
             continue;
         }
-        run_flush(s, ls, 1);        /* quit: the last flush (S0112, S0115) */
+        if (!s->sim)                /* the simulated clock's: done by shutdown */
+            run_flush(s, ls, 1);    /* quit: the last flush (S0112, S0115) */
         break;
     }
     shm_unlock(&s->lock);
@@ -276,7 +366,10 @@ int posix_trace_flush(trace_id_t trid)
     }
     struct origin o;
     stream_origin(s, &o, __builtin_return_address(0));
-    request_flush(s, &o);                               /* S0099 */
+    if (s->sim)
+        flush_now(s, &o);               /* complete when it returns (flush_now) */
+    else
+        request_flush(s, &o);                           /* S0099 */
     stream_release(s);
     return 0;
 }
@@ -367,6 +460,16 @@ int log_stream_create(struct stream *s, int fd)
 int log_stream_shutdown(struct stream *s)
 {
     struct log_stream *ls = s->log;
+    if (s->sim) {
+        /* The last flush here, in the controller's call (flush_now); the
+         * flusher, which holds the lock through any flush of a simulated
+         * clock, is idle now, and ends without flushing. */
+        ls->flush_status = POSIX_TRACE_FLUSHING;
+        struct xfsz_guard g;
+        xfsz_block(&g);
+        run_flush(s, ls, 1);                            /* S0112, S0113 */
+        xfsz_restore(&g);
+    }
     ls->quit = 1;
     shm_cond_signal(&s->flush_wake);
     shm_unlock(&s->lock);

@@ -609,13 +609,15 @@ START_TEST(test_flush_policy_lossless)
 }
 END_TEST
 
-/* S0038, S0248: in a tight loop a FLUSH stream hands its events to the
- * flusher as it fills; when the flusher is too far behind, it stops as
- * UNTIL_FULL does: the events lost are right after an automatic STOP, and
- * the overrun status said so. */
+/* S0038, S0248: in a tight loop a FLUSH stream on a real clock hands its
+ * events to the flusher as it fills; when the flusher is too far behind, it
+ * stops as UNTIL_FULL does: the events lost are right after an automatic
+ * STOP, and the overrun status said so.  (On the simulated clock nothing is
+ * lost: test_flush_sim_in_the_call.) */
 START_TEST(test_flush_policy_tight_loop)
 {
     struct lu_opts o = sim_opts(0, POSIX_TRACE_APPEND);
+    o.sim = 0;
     o.streamsize = 4096;
     struct started s = start_with_log(o, "log.flushtight");
     trace_event_id_t id = s.id;
@@ -649,6 +651,55 @@ START_TEST(test_flush_policy_tight_loop)
     ck_assert_msg(next == total || stopped, "the last events were lost without a STOP");
     if (gaps > 0 || next < total)
         ck_assert_int_eq(overrun, 1);
+    lu_log_close(&l, s.fd);
+}
+END_TEST
+
+/* Issue 32: on the simulated clock every flush runs in the call that
+ * decides it (posix/CHOICES.md, "Trace log"; LOGFORMAT section 9): the
+ * issue's tight loop (4 KiB FLUSH stream, APPEND log, 20,000 events) loses
+ * nothing (S0038: the stream flushes itself, it never has to stop), each
+ * flush's FLUSH_START is followed at once by its FLUSH_STOP, one step of
+ * the clock later (S0276, S0277), and posix_trace_flush has completed when
+ * it returns (S0251: NOT_FLUSHING), its FLUSH_START right after the event
+ * recorded before the call, with the caller's pid. */
+START_TEST(test_flush_sim_in_the_call)
+{
+    struct lu_opts o = sim_opts(0, POSIX_TRACE_APPEND);
+    o.streamsize = 4096;
+    struct started s = start_with_log(o, "log.flushsim");
+    const uint32_t total = 20000, every = 1000;
+    for (uint32_t i = 0; i < total; i += every) {
+        lu_event_seqs(s.id, i, i + every, 12);
+        ck_assert_int_eq(posix_trace_flush(s.trid), 0);
+        struct posix_trace_status_info st = tu_status(s.trid);
+        ck_assert_int_eq(st.posix_stream_flush_status, POSIX_TRACE_NOT_FLUSHING);
+        ck_assert_int_eq(st.posix_stream_status, POSIX_TRACE_RUNNING);
+        ck_assert_int_eq(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
+    }
+    struct lu_log l = lu_shutdown_read(s.trid, s.fd);
+    ck_assert_int_eq(lu_check_seq(&l, s.id, 12), total);
+    size_t starts = 0, by_call = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        const struct posix_trace_event_info *e = &l.evs[i].info;
+        if (e->posix_event_id != POSIX_TRACE_FLUSH_START)
+            continue;
+        starts++;
+        ck_assert_uint_lt(i + 1, l.n);
+        const struct posix_trace_event_info *next = &l.evs[i + 1].info;
+        ck_assert_int_eq(next->posix_event_id, POSIX_TRACE_FLUSH_STOP);
+        ck_assert_int_eq(tu_ns(next->posix_timestamp) - tu_ns(e->posix_timestamp),
+                         TU_SIM_STEP_NS);
+        if (e->posix_pid == getpid()) {
+            by_call++;
+            ck_assert_uint_gt(i, 0);
+            ck_assert_int_eq(l.evs[i - 1].info.posix_event_id, s.id);
+            ck_assert_int_eq(lu_ev_seq(&l.evs[i - 1], 12), (int64_t)(by_call * every - 1));
+        }
+    }
+    ck_assert_uint_eq(by_call, total / every);
+    ck_assert_uint_gt(starts, 100);     /* the stream flushed itself hundreds of times */
+    ck_assert_uint_eq(lu_count(l.evs, l.n, POSIX_TRACE_FLUSH_STOP), starts);
     lu_log_close(&l, s.fd);
 }
 END_TEST
@@ -869,6 +920,7 @@ Suite *suite_log_stream(void)
     tcase_add_test(tc, test_tracing_during_flush);
     tcase_add_test(tc, test_flush_policy_lossless);
     tcase_add_test(tc, test_flush_policy_tight_loop);
+    tcase_add_test(tc, test_flush_sim_in_the_call);
     tcase_add_test(tc, test_status_values);
     suite_add_tcase(s, tc);
 
