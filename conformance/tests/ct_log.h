@@ -128,6 +128,15 @@ void observe(struct flushwatch *w, const struct posix_trace_status_info *st);
  * most FLUSH_WAIT_MS; 1 if it did. */
 int wait_flush(trace_id_t trid, struct flushwatch *w);
 
+/* Polls get_status every millisecond until the stream can take an event
+ * again: RUNNING, NOT_FULL and NOT_FLUSHING (a FLUSH stream that filled
+ * flushes itself and goes on), for at most FLUSH_WAIT_MS; 1 if it did.
+ * *last: the last status read; *overrun: whether some poll reported
+ * posix_stream_overrun_status OVERRUN; *waits (may be NULL) counts the
+ * polls that found it not ready. */
+int wait_taking(trace_id_t trid, struct posix_trace_status_info *last, int *overrun,
+                long *waits);
+
 /* posix_trace_flush() and its end: setup for the tests of other rules. */
 void flush_wait(trace_id_t trid, struct flushwatch *w);
 

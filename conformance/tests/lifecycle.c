@@ -103,6 +103,30 @@ CT_TEST(frees_withlog, "shutdown.frees", "TRC,TRL",
 #endif
 }
 
+/* Creates, starts and shuts down a stream for the traced child pid, more
+ * times than {TRACE_SYS_MAX}: each create must succeed; what says how the
+ * child is, for the message.  EPERM at the first: UNSUPPORTED, the child
+ * let go (release closed) and reaped first.  A failed check ends the test,
+ * and with it the pipe's end the child waits on. */
+static void child_stream_rounds(pid_t pid, int release, const char *what)
+{
+    long rounds = rounds_past_sys_max();
+    for (long r = 0; r < rounds; r++) {
+        trace_id_t trid;
+        int rc = posix_trace_create(pid, NULL, &trid);
+        if (r == 0 && rc == EPERM) {
+            close(release);
+            waitpid(pid, NULL, 0);
+            CT_UNSUPPORTED("create for a child's pid: EPERM (the caller may not trace it)");
+        }
+        CT_CHECK(rc == 0, "round %ld of %ld: create for %s returned %d (%s), though every"
+                 " earlier stream for it was shut down", r + 1, rounds, what, rc,
+                 ct_errname(rc));
+        CT_SETUP_OK(posix_trace_start(trid));
+        CT_CHECK_OK(posix_trace_shutdown(trid));
+    }
+}
+
 CT_TEST(frees_child_streams, "shutdown.frees", "TRC",
         "posix_trace_create,posix_trace_start,posix_trace_shutdown,fork")
 {
@@ -124,21 +148,7 @@ CT_TEST(frees_child_streams, "shutdown.frees", "TRC",
         _exit(0);
     }
     close(p[0]);
-    long rounds = rounds_past_sys_max();
-    for (long r = 0; r < rounds; r++) {
-        trace_id_t trid;
-        int rc = posix_trace_create(pid, NULL, &trid);
-        if (r == 0 && rc == EPERM) {
-            close(p[1]);
-            waitpid(pid, NULL, 0);
-            CT_UNSUPPORTED("create for a child's pid: EPERM (the caller may not trace it)");
-        }
-        CT_CHECK(rc == 0, "round %ld of %ld: create for the traced child returned %d (%s),"
-                 " though every earlier stream for it was shut down", r + 1, rounds, rc,
-                 ct_errname(rc));
-        CT_SETUP_OK(posix_trace_start(trid));
-        CT_CHECK_OK(posix_trace_shutdown(trid));
-    }
+    child_stream_rounds(pid, p[1], "the traced child");
     close(p[1]);
     int st;
     if (!wait_bounded(pid, &st, 5000)) {
@@ -172,25 +182,8 @@ CT_TEST(frees_idle_child_streams, "shutdown.frees", "TRC",
         _exit(0);
     }
     close(go[0]);
-    long rounds = rounds_past_sys_max();
+    child_stream_rounds(pid, go[1], "a traced child that has not recorded yet");
     trace_id_t trid;
-    for (long r = 0; r < rounds; r++) {
-        int rc = posix_trace_create(pid, NULL, &trid);
-        if (r == 0 && rc == EPERM) {
-            close(go[1]);
-            waitpid(pid, NULL, 0);
-            CT_UNSUPPORTED("create for a child's pid: EPERM (the caller may not trace it)");
-        }
-        if (rc != 0) {
-            close(go[1]);
-            waitpid(pid, NULL, 0);
-        }
-        CT_CHECK(rc == 0, "round %ld of %ld: create for a traced child that has not"
-                 " recorded yet returned %d (%s), though every earlier stream for it was"
-                 " shut down", r + 1, rounds, rc, ct_errname(rc));
-        CT_SETUP_OK(posix_trace_start(trid));
-        CT_CHECK_OK(posix_trace_shutdown(trid));
-    }
     CT_SETUP_OK(posix_trace_create(pid, NULL, &trid));
     CT_SETUP_OK(posix_trace_start(trid));
     close(go[1]);
@@ -201,19 +194,11 @@ CT_TEST(frees_idle_child_streams, "shutdown.frees", "TRC",
         CT_UNRESOLVED("the child did not end within 5 s of being let go");
     }
     int got = 0;
-    for (int k = 0; k < 64; k++) {
-        struct posix_trace_event_info ev;
-        char data[8];
-        size_t len = 0;
-        int unavailable = 1;
-        CT_CHECK_OK(posix_trace_trygetnext_event(trid, &ev, data, sizeof data, &len,
-                                                 &unavailable));
-        if (unavailable)
-            break;
-        got += posix_trace_eventid_equal(trid, ev.posix_event_id, id) && ev.posix_pid == pid;
-    }
+    struct ct_rec r;
+    while (ct_next_of(trid, id, &r))
+        got += r.info.posix_pid == pid;
     CT_CHECK(got == 1, "the stream made after %ld shut down ones holds %d events of the"
-             " child, not 1", rounds, got);
+             " child, not 1", rounds_past_sys_max(), got);
     CT_CHECK_OK(posix_trace_shutdown(trid));
 }
 

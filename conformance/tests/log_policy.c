@@ -269,28 +269,17 @@ CT_TEST(flush_policy, "stream.flush-policy", "TRC,TRL",
         total = MAXREC / 2;
     for (long i = 0; i < total; i++) {
         record(id, (unsigned)i);
-        struct timespec t0;
-        clock_gettime(CLOCK_REALTIME, &t0);
-        for (;;) {
-            struct posix_trace_status_info st = status(trid);
-            CT_CHECK(st.posix_stream_overrun_status == POSIX_TRACE_NO_OVERRUN,
-                     "a FLUSH stream lost an event (overrun status %d) after %ld events,"
-                     " though none was generated while it was full or flushing",
-                     st.posix_stream_overrun_status, i + 1);
-            if (st.posix_stream_flush_status == POSIX_TRACE_NOT_FLUSHING &&
-                st.posix_stream_full_status == POSIX_TRACE_NOT_FULL &&
-                st.posix_stream_status == POSIX_TRACE_RUNNING)
-                break;
-            if (ms_since(&t0) > FLUSH_WAIT_MS)
-                CT_FAIL("a FLUSH stream is %s, %s and %s %ld ms after event %ld: it must"
-                        " flush itself as it fills and go on",
-                        st.posix_stream_status == POSIX_TRACE_RUNNING ? "RUNNING" : "SUSPENDED",
-                        st.posix_stream_full_status == POSIX_TRACE_FULL ? "FULL" : "NOT_FULL",
-                        st.posix_stream_flush_status == POSIX_TRACE_FLUSHING ? "FLUSHING"
-                        : "NOT_FLUSHING", (long)FLUSH_WAIT_MS, i + 1);
-            waits++;
-            ct_sleep_ms(1);
-        }
+        struct posix_trace_status_info st;
+        int overrun, ready = wait_taking(trid, &st, &overrun, &waits);
+        CT_CHECK(!overrun, "a FLUSH stream lost an event (overrun status OVERRUN) after %ld"
+                 " events, though none was generated while it was full or flushing", i + 1);
+        if (!ready)
+            CT_FAIL("a FLUSH stream is %s, %s and %s %ld ms after event %ld: it must"
+                    " flush itself as it fills and go on",
+                    st.posix_stream_status == POSIX_TRACE_RUNNING ? "RUNNING" : "SUSPENDED",
+                    st.posix_stream_full_status == POSIX_TRACE_FULL ? "FULL" : "NOT_FULL",
+                    st.posix_stream_flush_status == POSIX_TRACE_FLUSHING ? "FLUSHING"
+                    : "NOT_FLUSHING", (long)FLUSH_WAIT_MS, i + 1);
     }
     ct_note("%ld events into a FLUSH stream holding about %ld; %ld waits for a flush", total,
             lossless(trid), waits);

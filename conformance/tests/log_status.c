@@ -450,10 +450,10 @@ CT_TEST(loop_holds_after_wrap, "log.loop-holds-after-wrap", "TRC,TRL",
      * it has wrapped it still holds most of what it can hold.  What that is
      * is learnt from an UNTIL_FULL log of the same attributes (events taken
      * before FULL); a LOOP log that has taken a quarter more than that must
-     * give back at least a quarter of it, the newest events, in order, the last
-     * one flushed last.  (A quarter: an implementation may reuse its space
- * in a few large pieces -- the reference's smallest LOOP log has two --
- * and the piece being reused holds nothing readable.) */
+     * give back at least a quarter of it, the newest events, in order, the
+     * last one flushed last.  (A quarter: an implementation may reuse its
+     * space in a few large pieces -- the reference's smallest LOOP log has
+     * two -- and the piece being reused holds nothing readable.) */
     char path[PATH_BUF];
     trace_event_id_t id = open_id("ct.status.loopheld");
     unsigned seq = 0;

@@ -293,19 +293,11 @@ CT_TEST(stream_flush, "stream.events-intact", "TRC,TRL",
         total = 4000;
     for (long i = 0; i < total; i++) {
         put(id, (unsigned)i);
-        struct timespec t0;
-        clock_gettime(CLOCK_REALTIME, &t0);
-        for (;;) {
-            struct posix_trace_status_info st = status(trid);
-            if (st.posix_stream_flush_status == POSIX_TRACE_NOT_FLUSHING &&
-                st.posix_stream_full_status == POSIX_TRACE_NOT_FULL &&
-                st.posix_stream_status == POSIX_TRACE_RUNNING)
-                break;
-            if (ms_since(&t0) > FLUSH_WAIT_MS)
-                CT_UNRESOLVED("a FLUSH stream did not take events again within %d ms"
-                              " (stream.flush-policy)", FLUSH_WAIT_MS);
-            ct_sleep_ms(1);
-        }
+        struct posix_trace_status_info st;
+        int overrun;
+        if (!wait_taking(trid, &st, &overrun, NULL))
+            CT_UNRESOLVED("a FLUSH stream did not take events again within %d ms"
+                          " (stream.flush-policy)", FLUSH_WAIT_MS);
     }
     size_t md = ct_stream_max_data(trid);
     CT_SETUP_OK(posix_trace_shutdown(trid));
@@ -378,22 +370,14 @@ CT_TEST(stream_flush_child, "stream.events-intact", "TRC,TRL",
         char c;
         if (write(go[1], "g", 1) != 1 || read(done[0], &c, 1) != 1)
             CT_UNRESOLVED("the child recording the events stopped at %ld of %ld", i, total);
-        struct timespec t0;
-        clock_gettime(CLOCK_REALTIME, &t0);
-        for (;;) {
-            struct posix_trace_status_info st = status(trid);
-            if (st.posix_stream_flush_status == POSIX_TRACE_NOT_FLUSHING &&
-                st.posix_stream_full_status == POSIX_TRACE_NOT_FULL &&
-                st.posix_stream_status == POSIX_TRACE_RUNNING)
-                break;
-            if (ms_since(&t0) > FLUSH_WAIT_MS) {
-                close(go[1]);
-                waitpid(pid, NULL, 0);
-                CT_FAIL("a FLUSH stream filled by the traced child (%ld events) did not take"
-                        " events again within %d ms: it never flushed itself (S0038)", i + 1,
-                        FLUSH_WAIT_MS);
-            }
-            ct_sleep_ms(1);
+        struct posix_trace_status_info st;
+        int overrun;
+        if (!wait_taking(trid, &st, &overrun, NULL)) {
+            close(go[1]);
+            waitpid(pid, NULL, 0);
+            CT_FAIL("a FLUSH stream filled by the traced child (%ld events) did not take"
+                    " events again within %d ms: it never flushed itself (S0038)", i + 1,
+                    FLUSH_WAIT_MS);
         }
     }
     close(go[1]);
@@ -502,17 +486,8 @@ CT_TEST(log_prog_address, "log.events-intact", "TRC,TRL",
     trace_id_t plain = ct_new_stream(NULL, 1);
     trace_id_t logged = small_log_stream(POSIX_TRACE_LOOP, path), log;
     record(id, 7);
-    struct rec r;
-    int unavailable = 0, found = 0;
-    for (int k = 0; k < 64 && !found; k++) {
-        r.len = 0;
-        CT_SETUP_OK(posix_trace_trygetnext_event(plain, &r.info, r.data, sizeof r.data, &r.len,
-                                                 &unavailable));
-        if (unavailable)
-            break;
-        found = is_ev(plain, &r, id);
-    }
-    if (!found)
+    struct ct_rec r;
+    if (!ct_next_of(plain, id, &r))
         CT_UNRESOLVED("the event recorded is not in the stream without log");
     void *in_stream = r.info.posix_prog_address;
     int n = shutdown_read(logged, path, &log);

@@ -51,7 +51,7 @@
 #include <sys/wait.h>
 #include <trace.h>
 #include <unistd.h>
-#include "../kvec/kvec.h"                       /* kv_sha256 */
+#include "../kvec/kvec.h"                       /* kv_sha256_hex */
 
 #define CHECK(call)                                                             \
     do {                                                                        \
@@ -404,10 +404,7 @@ static int flush_digest(const struct flush_scenario *sc, int load, const char *k
         if (f == NULL || fwrite(got, 1, *len, f) != *len || fclose(f) != 0)
             printf("WARN %s: cannot write %s\n", sc->name, path);
     }
-    unsigned char h[32];
-    kv_sha256(got, *len, h);
-    for (int i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", h[i]);
+    kv_sha256_hex(got, *len, hex);
     free(got);
     return 0;
 }

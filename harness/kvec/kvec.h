@@ -212,5 +212,7 @@ const struct kj *kj_get(const struct kj *obj, const char *key);
 /* ---- SHA-256 (kvec_sha256.c) --------------------------------------------------- */
 
 void kv_sha256(const void *data, size_t len, unsigned char out[32]);
+/* The same digest as 64 lowercase hex digits and a NUL (the pins' form). */
+void kv_sha256_hex(const void *data, size_t len, char hex[65]);
 
 #endif /* KVEC_H */

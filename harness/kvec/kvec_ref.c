@@ -402,13 +402,10 @@ static int expect_stat(struct kv_run *r, const struct kv_line *l)
 
 static int expect_sha256(struct kv_run *r, const struct kv_line *l)
 {
-    unsigned char h[32];
     char hex[65];
     if (l->ntok != 3 || strlen(l->tok[2]) != 64)
         return kv_bad_vector(r, l, "expected expect sha256 HEX (64 digits)");
-    kv_sha256(r->file, r->len, h);
-    for (int i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", h[i]);
+    kv_sha256_hex(r->file, r->len, hex);
     r->checks++;
     if (r->bless) {         /* --bless reports, it does not judge */
         printf("%s:%u: sha256 %s%s\n", r->v->path, l->lineno, hex,

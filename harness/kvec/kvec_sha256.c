@@ -3,6 +3,7 @@
  * kvec_sha256.c -- SHA-256 (FIPS 180-4), for the simulated traces that the
  * KSP vectors pin by their hash.  One call over a buffer in memory.
  */
+#include <stdio.h>
 #include <string.h>
 #include "kvec.h"
 
@@ -70,4 +71,12 @@ void kv_sha256(const void *data, size_t len, unsigned char out[32])
         out[4 * i + 2] = (unsigned char)(h[i] >> 8);
         out[4 * i + 3] = (unsigned char)h[i];
     }
+}
+
+void kv_sha256_hex(const void *data, size_t len, char hex[65])
+{
+    unsigned char h[32];
+    kv_sha256(data, len, h);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", h[i]);
 }

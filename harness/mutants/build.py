@@ -10,7 +10,7 @@ conformance tests against them, for the vendor-mode tests
     so = impl.build_shared()                          # workdir/lib/libposixtrace-vendor.so
 
     progs = TestPrograms(repo, include_dir, objdir)   # tests compiled once per header
-    progs.link(lib, build_dir)                        # build_dir/conformance/<name>, profile, preflight
+    progs.link(lib, build_dir)      # build_dir/conformance/<name>, profile, preflight
     doc = run_harness(repo, build_dir, reports_dir)   # reports/conformance.json as a dict
 """
 
@@ -227,8 +227,9 @@ class TestPrograms:
                  os.path.join(conf, self._name(s)), CC, "--", ct,
                  os.path.join(self.objdir, "libct.a"), lib, "-pthread")
                 for s in self.tests]
-        jobs += [(_cc, ["-o", os.path.join(harness, prog), os.path.join(self.objdir, prog + ".o"),
-                        lib, "-pthread"], "linking the %s" % prog) for prog in ("profile", "preflight")]
+        jobs += [(_cc, ["-o", os.path.join(harness, prog),
+                        os.path.join(self.objdir, prog + ".o"), lib, "-pthread"],
+                  "linking the %s" % prog) for prog in ("profile", "preflight")]
         _parallel(jobs)
 
 
@@ -253,7 +254,8 @@ def run_harness(repo, build_dir, reports_dir, *args, timeout=5, env=None, progra
             only += ["--exe", p]
     argv = [PYTHON, os.path.join(repo, "harness", "run.py"), "--root", repo,
             "--build", build_dir, "--reports", reports_dir, "--impl", "vendor",
-            *([] if vectors else ["--no-vectors"]), "--allow-fail", "--no-progress", "--timeout", str(timeout),
+            *([] if vectors else ["--no-vectors"]), "--allow-fail", "--no-progress",
+            "--timeout", str(timeout),
             "--hang-idle", str(hang_idle),
             "-j", str(JOBS),
             "--profile", os.path.join(build_dir, "harness", "profile")] + only + list(args)

@@ -5,6 +5,8 @@ sample of mutants of the reference's <trace.h> implementation, each judged by
 the portable suite and the golden vectors as a vendor's library would be.
 
     /usr/bin/python3 harness/mutants/sample.py [--seed N] [--count N] [--list]
+    /usr/bin/python3 harness/mutants/sample.py --keys FILE      (a pinned sample)
+    /usr/bin/python3 harness/mutants/sample.py --rejudge MUTATION_JSON
 
 The mutants are drawn from every site the classic operators find
 (harness/mutants/sites.py) in reference/posix, stream, log and shm, uniformly
@@ -261,7 +263,10 @@ def pinned(repo, path):
             key = line.split("\t", 1)[0].strip()
             if not key or key.startswith("#"):
                 continue
-            (sites.append(by_key[key]) if key in by_key else gone.append(key))
+            if key in by_key:
+                sites.append(by_key[key])
+            else:
+                gone.append(key)
     if not sites:
         raise mt.TriageError("%s: none of its %d mutants is in the reference any more"
                              % (path, len(gone)))

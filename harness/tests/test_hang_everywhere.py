@@ -43,7 +43,8 @@ sys.path.insert(0, os.path.join(HARNESS, "mutants"))
 import build as mb          # noqa: E402
 import mutants as mm        # noqa: E402
 
-# The slow tier ('make check-full'; conftest.py): runs the whole suite against a library that hangs (minutes).
+# The slow tier ('make check-full'; conftest.py): runs the whole suite against a
+# library that hangs (minutes).
 pytestmark = pytest.mark.slow
 
 BOUND_S = 180               # the issue's bound for the run, on 2 cores
@@ -62,20 +63,21 @@ STOPPED = re.compile(r"^not run to the end: posix_trace_start hung in several te
                      r"\[\S+(, \S+)* hung in posix_trace_start\]$")
 
 
-@pytest.fixture(scope="module")
-def hanging_run(reference_as_vendor, tmp_path_factory):
+def run_broken(reference_as_vendor, tmp_path_factory, folder, edit, name):
+    """The whole suite (tests and vectors) run against the reference with
+    one edit (mutants.py), as a vendor's library: (conformance.json, the
+    completed process, seconds)."""
     if os.environ.get("POSIXTRACE_SKIP_SLOW"):
         pytest.skip("POSIXTRACE_SKIP_SLOW is set")
-    wd = str(tmp_path_factory.mktemp("hang"))
-    # The reference (conftest.py) with posix_trace_start hanging: the tests
-    # compiled against its headers are linked with it.
+    wd = str(tmp_path_factory.mktemp(folder))
+    # The tests compiled against the reference's headers are linked with the
+    # edited library, and the vector interpreter too, as a vendor's run
+    # builds it (mk/vectors.mk).
     impl = mb.Implementation(REPO, os.path.join(wd, "impl"), base=reference_as_vendor["impl"])
-    impl.edit(mm.HANG_IN_START, "hang-in-start")
+    impl.edit(edit, folder)
     lib = impl.build()
-    progs = reference_as_vendor["progs"]
     build_dir = os.path.join(wd, "build")
-    progs.link(lib, build_dir)
-    # The vector interpreter too, as a vendor's run builds it (mk/vectors.mk).
+    reference_as_vendor["progs"].link(lib, build_dir)
     subprocess.run([mb.CC] + mb.BASE_CFLAGS + ["-I" + impl.include, "-o",
                     os.path.join(build_dir, "harness", "vecrun"),
                     ] + VECRUN_SRCS + [lib, "-pthread"],
@@ -84,12 +86,18 @@ def hanging_run(reference_as_vendor, tmp_path_factory):
     start = time.monotonic()
     p = subprocess.run([PYTHON, os.path.join(HARNESS, "run.py"), "--root", REPO,
                         "--build", build_dir, "--reports", reports, "--impl", "vendor",
-                        "--name", "hangs in posix_trace_start", "--no-progress", "-j", "2"],
+                        "--name", name, "--no-progress", "-j", "2"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     seconds = time.monotonic() - start
     assert p.returncode == 1, p.stdout[-3000:] + p.stderr[-3000:]
     with open(os.path.join(reports, "conformance.json")) as f:
         return json.load(f), p, seconds
+
+
+@pytest.fixture(scope="module")
+def hanging_run(reference_as_vendor, tmp_path_factory):
+    return run_broken(reference_as_vendor, tmp_path_factory, "hang-in-start",
+                      mm.HANG_IN_START, "hangs in posix_trace_start")
 
 
 def test_the_run_takes_minutes(hanging_run):
@@ -152,29 +160,8 @@ STOPPED_AFTER = re.compile(r"^not run to the end: posix_trace_create returned an
 
 @pytest.fixture(scope="module")
 def hang_after_create_run(reference_as_vendor, tmp_path_factory):
-    if os.environ.get("POSIXTRACE_SKIP_SLOW"):
-        pytest.skip("POSIXTRACE_SKIP_SLOW is set")
-    wd = str(tmp_path_factory.mktemp("hang-after"))
-    impl = mb.Implementation(REPO, os.path.join(wd, "impl"), base=reference_as_vendor["impl"])
-    impl.edit(mm.HANG_AFTER_CREATE, "hang-after-create")
-    lib = impl.build()
-    build_dir = os.path.join(wd, "build")
-    reference_as_vendor["progs"].link(lib, build_dir)
-    subprocess.run([mb.CC] + mb.BASE_CFLAGS + ["-I" + impl.include, "-o",
-                    os.path.join(build_dir, "harness", "vecrun"),
-                    ] + VECRUN_SRCS + [lib, "-pthread"],
-                   check=True)
-    reports = os.path.join(wd, "reports")
-    start = time.monotonic()
-    p = subprocess.run([PYTHON, os.path.join(HARNESS, "run.py"), "--root", REPO,
-                        "--build", build_dir, "--reports", reports, "--impl", "vendor",
-                        "--name", "blocks after posix_trace_create", "--no-progress",
-                        "-j", "2"],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-    seconds = time.monotonic() - start
-    assert p.returncode == 1, p.stdout[-3000:] + p.stderr[-3000:]
-    with open(os.path.join(reports, "conformance.json")) as f:
-        return json.load(f), p, seconds
+    return run_broken(reference_as_vendor, tmp_path_factory, "hang-after-create",
+                      mm.HANG_AFTER_CREATE, "blocks after posix_trace_create")
 
 
 def test_hangs_after_a_call_take_seconds(hang_after_create_run):

@@ -85,19 +85,10 @@ static int write_slots_at(int fd, const traceevent_t *s, size_t n, uint64_t off,
 
 /* ---- creation ------------------------------------------------------------------ */
 
-/* The header is written by the caller of create_withlog, not by the flusher
- * (whose thread blocks every signal): a file size limit below the header
- * and metadata area would raise SIGXFSZ in the caller's thread and kill it
- * (issue 20).  SIGXFSZ is held back in this thread while it writes, so that
- * the write fails with EFBIG instead; a SIGXFSZ that the write raised is
- * then taken back, and the caller's mask restored: nothing of the process's
- * state changes (a SIGXFSZ already pending stays pending). */
-struct xfsz_hold {
-    sigset_t old;
-    int was_pending;
-};
-
-static void xfsz_hold(struct xfsz_hold *h)
+/* The header is written by the caller of create_withlog, not by the flusher:
+ * a file size limit below the header and metadata area would raise SIGXFSZ
+ * in the caller's thread and kill it (issue 20), hence log_xfsz_hold. */
+void log_xfsz_hold(struct log_xfsz_hold *h)
 {
     sigset_t one, pending;
     sigemptyset(&one);
@@ -106,7 +97,7 @@ static void xfsz_hold(struct xfsz_hold *h)
     h->was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1;
 }
 
-static void xfsz_release(struct xfsz_hold *h)
+void log_xfsz_release(const struct log_xfsz_hold *h)
 {
     sigset_t one, pending;
     sigemptyset(&one);
@@ -252,12 +243,12 @@ int log_writer_create(struct log_writer *w, int fd, const trace_attr_t *attr,
          * (an older, longer file is cut). */
         memcpy(file, header, hlen);
         trace_file_slots_le(area, LOG_META_SLOTS, file + hlen);
-        struct xfsz_hold hold;
-        xfsz_hold(&hold);
+        struct log_xfsz_hold hold;
+        log_xfsz_hold(&hold);
         rc = write_at(fd, file, hlen + LOG_META_BYTES, 0, NULL);
         if (rc == 0 && ftruncate(fd, (off_t)(hlen + LOG_META_BYTES)) != 0)
             rc = errno;
-        xfsz_release(&hold);
+        log_xfsz_release(&hold);
     }
     free(header);
     free(area);

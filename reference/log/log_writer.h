@@ -15,6 +15,7 @@
 #ifndef POSIXTRACE_LOG_WRITER_H
 #define POSIXTRACE_LOG_WRITER_H
 
+#include <signal.h>
 #include "log/log_format.h"
 
 struct name_table;
@@ -89,5 +90,17 @@ int log_writer_take_overrun(struct log_writer *w);
 
 /* Frees the writer's memory (the file is left as it is). */
 void log_writer_free(struct log_writer *w);
+
+/* A thread other than the flusher (whose thread blocks every signal) that
+ * writes a log holds SIGXFSZ back meanwhile: a write past its RLIMIT_FSIZE
+ * then fails with EFBIG (S0120) instead of killing the process.  release
+ * takes back a SIGXFSZ the writes raised (one pending before stays
+ * pending) and restores the thread's mask. */
+struct log_xfsz_hold {
+    sigset_t old;
+    int was_pending;
+};
+void log_xfsz_hold(struct log_xfsz_hold *h);
+void log_xfsz_release(const struct log_xfsz_hold *h);
 
 #endif /* POSIXTRACE_LOG_WRITER_H */

@@ -94,35 +94,16 @@ static uint64_t flush_mark_of(const struct stream *s)
 
 static void run_flush(struct stream *s, struct log_stream *ls, int final);
 
-/* A flush in the caller's thread writes as the flusher does, whose signals
- * are all blocked: a write past the caller's RLIMIT_FSIZE must give EFBIG
- * (S0120), not kill the process with SIGXFSZ.  So SIGXFSZ is blocked while
- * it writes, and one the writes raised is taken back before the mask is
- * restored (one that was pending before is left alone). */
-struct xfsz_guard {
-    sigset_t old;
-    int was_pending;
-};
-
-static void xfsz_block(struct xfsz_guard *g)
+/* A flush run by the calling thread (the simulated clock's, flush_now and
+ * shutdown), which writes as the flusher does but with its own signal mask
+ * (log_xfsz_hold).  FLUSHING until run_flush ends it (S0250, S0251). */
+static void flush_in_caller(struct stream *s, struct log_stream *ls, int final)
 {
-    sigset_t x, p;
-    sigemptyset(&x);
-    sigaddset(&x, SIGXFSZ);
-    pthread_sigmask(SIG_BLOCK, &x, &g->old);
-    g->was_pending = sigpending(&p) == 0 && sigismember(&p, SIGXFSZ);
-}
-
-static void xfsz_restore(const struct xfsz_guard *g)
-{
-    sigset_t x, p;
-    if (!g->was_pending && sigpending(&p) == 0 && sigismember(&p, SIGXFSZ)) {
-        static const struct timespec zero = { 0, 0 };
-        sigemptyset(&x);
-        sigaddset(&x, SIGXFSZ);
-        sigtimedwait(&x, NULL, &zero);
-    }
-    pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+    struct log_xfsz_hold hold;
+    ls->flush_status = POSIX_TRACE_FLUSHING;
+    log_xfsz_hold(&hold);
+    run_flush(s, ls, final);
+    log_xfsz_release(&hold);
 }
 
 /* A flush of a stream on the simulated clock, done now by the calling
@@ -143,11 +124,7 @@ static void flush_now(struct stream *s, const struct origin *o)
         stream_put(s, POSIX_TRACE_FLUSH_START, NULL, 0, 0, o);
         ls->starts++;
     }
-    ls->flush_status = POSIX_TRACE_FLUSHING;            /* S0250 */
-    struct xfsz_guard g;
-    xfsz_block(&g);
-    run_flush(s, ls, 0);                                /* NOT_FLUSHING at its end (S0251) */
-    xfsz_restore(&g);
+    flush_in_caller(s, ls, 0);
 }
 
 /* The FLUSH policy in the controller (stream_put.c wakes the flusher of
@@ -464,11 +441,7 @@ int log_stream_shutdown(struct stream *s)
         /* The last flush here, in the controller's call (flush_now); the
          * flusher, which holds the lock through any flush of a simulated
          * clock, is idle now, and ends without flushing. */
-        ls->flush_status = POSIX_TRACE_FLUSHING;
-        struct xfsz_guard g;
-        xfsz_block(&g);
-        run_flush(s, ls, 1);                            /* S0112, S0113 */
-        xfsz_restore(&g);
+        flush_in_caller(s, ls, 1);                      /* S0112, S0113 */
     }
     ls->quit = 1;
     shm_cond_signal(&s->flush_wake);

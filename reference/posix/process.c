@@ -349,26 +349,32 @@ static int posted_gone(const char *name)
     return fd < 0 && errno == ENOENT;
 }
 
+/* A place in target's list for a new stream (its lock held): a free one,
+ * else one whose stream was shut down before the child ever took it (a
+ * child that has not recorded since keeps them: shutdown.frees); -1 if
+ * none.  The second walk opens objects: only when the list is full. */
+static int post_place(struct pb *target)
+{
+    for (int i = 0; i < PB_ATTACH_MAX; i++)
+        if (target->attach[i][0] == '\0')
+            return i;
+    for (int i = 0; i < PB_ATTACH_MAX; i++)
+        if (posted_gone(target->attach[i]))
+            return i;
+    return -1;
+}
+
 int proc_post(struct pb *target, const char *name)
 {
-    int rc = EAGAIN;
     shm_lock(&target->lock);
-    /* A child that has not recorded since streams were posted to it still
-     * has them in its list: those shut down since give their place back
-     * (shutdown.frees), looked for only when the list is full. */
-    for (int pass = 0; pass < 2 && rc != 0; pass++)
-        for (int i = 0; i < PB_ATTACH_MAX; i++) {
-            char *entry = target->attach[i];
-            if (entry[0] != '\0' && !(pass == 1 && posted_gone(entry)))
-                continue;
-            memcpy(entry, name, SHM_NAME_MAX);
-            rc = 0;
-            break;
-        }
+    int i = post_place(target);
+    if (i >= 0)
+        memcpy(target->attach[i], name, SHM_NAME_MAX);
     shm_unlock(&target->lock);
-    if (rc == 0)
-        atomic_store(&target->posted, 1);      /* after the name: sync_streams */
-    return rc;
+    if (i < 0)
+        return EAGAIN;
+    atomic_store(&target->posted, 1);          /* after the name: sync_streams */
+    return 0;
 }
 
 struct name_table *proc_names(void)

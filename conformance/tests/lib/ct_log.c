@@ -255,6 +255,27 @@ int wait_flush(trace_id_t trid, struct flushwatch *w)
     }
 }
 
+int wait_taking(trace_id_t trid, struct posix_trace_status_info *last, int *overrun,
+                long *waits)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_REALTIME, &t0);
+    *overrun = 0;
+    for (;;) {
+        *last = status(trid);
+        *overrun |= last->posix_stream_overrun_status == POSIX_TRACE_OVERRUN;
+        if (last->posix_stream_flush_status == POSIX_TRACE_NOT_FLUSHING &&
+            last->posix_stream_full_status == POSIX_TRACE_NOT_FULL &&
+            last->posix_stream_status == POSIX_TRACE_RUNNING)
+            return 1;
+        if (ms_since(&t0) > FLUSH_WAIT_MS)
+            return 0;
+        if (waits != NULL)
+            (*waits)++;
+        ct_sleep_ms(1);
+    }
+}
+
 void flush_wait(trace_id_t trid, struct flushwatch *w)
 {
     struct flushwatch mine;
